@@ -1,0 +1,40 @@
+import type { TSESLint } from '@typescript-eslint/utils';
+import type { McpRuleDocs } from './util/create-rule.js';
+
+export const PREFIX = 'mcp-stateless';
+export const SOURCE_FILES = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
+
+export interface PluginConfigs {
+  recommended: TSESLint.FlatConfig.ConfigArray;
+  strict: TSESLint.FlatConfig.ConfigArray;
+  [name: string]: TSESLint.FlatConfig.ConfigArray;
+}
+
+type AnyRule = {
+  meta: { docs?: McpRuleDocs & { strictOptions?: unknown[] } };
+};
+
+/**
+ * Configs are derived from rule metadata, never listed by hand: `recommended` turns on every rule whose
+ * `docs.recommended` is 'recommended'; `strict` adds the 'strict' rules and applies each rule's `docs.strictOptions`.
+ */
+export function buildConfigs(
+  plugin: TSESLint.FlatConfig.Plugin,
+  rules: Record<string, AnyRule>,
+): PluginConfigs {
+  const recommendedRules: TSESLint.FlatConfig.Rules = {};
+  const strictRules: TSESLint.FlatConfig.Rules = {};
+  for (const [name, rule] of Object.entries(rules)) {
+    const docs = rule.meta.docs;
+    if (!docs?.recommended) continue;
+    if (docs.requiresTypeChecking) continue;
+    const id = `${PREFIX}/${name}`;
+    if (docs.recommended === 'recommended') recommendedRules[id] = 'error';
+    strictRules[id] = docs.strictOptions ? ['error', ...docs.strictOptions] : 'error';
+  }
+  const plugins = { [PREFIX]: plugin };
+  return {
+    recommended: [{ name: `${PREFIX}/recommended`, files: SOURCE_FILES, plugins, rules: recommendedRules }],
+    strict: [{ name: `${PREFIX}/strict`, files: SOURCE_FILES, plugins, rules: strictRules }],
+  };
+}
