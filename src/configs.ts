@@ -1,8 +1,10 @@
+import json from '@eslint/json';
 import type { TSESLint } from '@typescript-eslint/utils';
 import type { McpRuleDocs } from './util/create-rule.js';
 
 export const PREFIX = 'mcp-stateless';
 export const SOURCE_FILES = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
+export const JSON_FILES = ['**/*.json'];
 
 export interface PluginConfigs {
   recommended: TSESLint.FlatConfig.ConfigArray;
@@ -11,12 +13,13 @@ export interface PluginConfigs {
 }
 
 type AnyRule = {
-  meta: { docs?: McpRuleDocs & { strictOptions?: unknown[] } };
+  meta: { docs?: McpRuleDocs & { strictOptions?: unknown[] }; languages?: readonly string[] };
 };
 
 /**
  * Configs are derived from rule metadata, never listed by hand: `recommended` turns on every rule whose
- * `docs.recommended` is 'recommended'; `strict` adds the 'strict' rules and applies each rule's `docs.strictOptions`.
+ * `docs.recommended` is 'recommended'; `strict` adds the 'strict' rules and applies each rule's `docs.strictOptions`;
+ * `json` lints JSON files (language `json/json` of @eslint/json) with the rules whose `meta.languages` include it.
  */
 export function buildConfigs(
   plugin: TSESLint.FlatConfig.Plugin,
@@ -24,6 +27,7 @@ export function buildConfigs(
 ): PluginConfigs {
   const recommendedRules: TSESLint.FlatConfig.Rules = {};
   const strictRules: TSESLint.FlatConfig.Rules = {};
+  const jsonRules: TSESLint.FlatConfig.Rules = {};
   for (const [name, rule] of Object.entries(rules)) {
     const docs = rule.meta.docs;
     if (!docs?.recommended) continue;
@@ -31,10 +35,20 @@ export function buildConfigs(
     const id = `${PREFIX}/${name}`;
     if (docs.recommended === 'recommended') recommendedRules[id] = 'error';
     strictRules[id] = docs.strictOptions ? ['error', ...docs.strictOptions] : 'error';
+    if (rule.meta.languages?.includes('json/json')) jsonRules[id] = strictRules[id];
   }
   const plugins = { [PREFIX]: plugin };
   return {
     recommended: [{ name: `${PREFIX}/recommended`, files: SOURCE_FILES, plugins, rules: recommendedRules }],
     strict: [{ name: `${PREFIX}/strict`, files: SOURCE_FILES, plugins, rules: strictRules }],
+    json: [
+      {
+        name: `${PREFIX}/json`,
+        files: JSON_FILES,
+        language: 'json/json',
+        plugins: { json: json as unknown as TSESLint.FlatConfig.Plugin, ...plugins },
+        rules: jsonRules,
+      },
+    ],
   };
 }
