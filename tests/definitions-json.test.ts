@@ -27,13 +27,13 @@ function lintJson(text: string, extraRules: Linter.RulesRecord = {}, filename = 
   return new LinterClass({ configType: 'flat' }).verify(text, config as never, filename) as Message[];
 }
 
-function lintTs(text: string, extraRules: Linter.RulesRecord = {}): Message[] {
+function lintTs(text: string, extraRules: Linter.RulesRecord = {}, LinterClass = Linter): Message[] {
   const config: Linter.Config[] = [
     { files: ['**/*.ts'], languageOptions: { parser: tsParser as never } },
     ...(configs.strict as Linter.Config[]),
     { files: ['**/*.ts'], rules: extraRules },
   ];
-  return new Linter({ configType: 'flat' }).verify(text, config, 'registry.ts');
+  return new LinterClass({ configType: 'flat' }).verify(text, config as never, 'registry.ts') as Message[];
 }
 
 const findings = (messages: Message[]): Finding[] =>
@@ -165,5 +165,10 @@ describe('one record shape for both languages', () => {
     expect(fromTs.filter((m) => m.fatal)).toEqual([]);
     expect(summary(fromTs)).toEqual(summary(fromJson));
     expect(fromTs).toHaveLength(6);
+  });
+
+  it('gives the same TypeScript findings under ESLint 9', () => {
+    const under9 = lintTs(fixture('registry.ts'), ALLOW_KALI, Linter9 as unknown as typeof Linter);
+    expect(findings(under9)).toEqual(findings(lintTs(fixture('registry.ts'), ALLOW_KALI)));
   });
 });

@@ -377,13 +377,14 @@ class EstreeAnalysis {
   /**
    * Objects that are parts of another record are analysed through it, not on their own: inline spread arguments,
    * `concurrency` values, and base objects only ever spread into (or used as `concurrency` of) other objects.
+   * Query objects (`findMany({ where: { concurrencyModel: 'shared' } })`) select records; they are not records.
    */
   private isCandidate(node: TSESTree.ObjectExpression): boolean {
     const outer = outermostWrapper(node);
     const parent = outer.parent;
     if (!parent) return true;
     if (parent.type === AST_NODE_TYPES.SpreadElement) return false;
-    if (isConcurrencyValue(outer)) return false;
+    if (isConcurrencyValue(outer) || isQuery(outer)) return false;
     if (
       parent.type === AST_NODE_TYPES.VariableDeclarator &&
       parent.init === outer &&
@@ -394,17 +395,28 @@ class EstreeAnalysis {
     return true;
   }
 
+  /**
+   * A base object: at least one use spreads it (or passes it as `concurrency`), and no use takes it whole as a record.
+   * Member reads (`base.concurrency`, `base.name`) and exports are neutral: exported bases used elsewhere as complete
+   * records are then not reported here, which errs towards silence, never towards a guessed report.
+   */
   private isFragment(declarator: TSESTree.VariableDeclarator): boolean {
-    const declaration = declarator.parent;
-    if (declaration?.parent?.type === AST_NODE_TYPES.ExportNamedDeclaration) return false;
     const [variable] = this.sourceCode.getDeclaredVariables(declarator);
     if (!variable) return false;
-    const reads = variable.references.filter((ref) => ref.isRead() && !ref.isTypeReference);
-    if (reads.length === 0) return false;
-    return reads.every((ref) => {
-      const outer = outermostWrapper(ref.identifier as TSESTree.Node);
-      return outer.parent?.type === AST_NODE_TYPES.SpreadElement || isConcurrencyValue(outer);
-    });
+    let spread = false;
+    for (const ref of variable.references) {
+      if (!ref.isRead() || ref.isTypeReference) continue;
+      let use = outermostWrapper(ref.identifier as TSESTree.Node);
+      if (use.parent?.type === AST_NODE_TYPES.ExportSpecifier) continue;
+      let member = false;
+      while (use.parent?.type === AST_NODE_TYPES.MemberExpression && use.parent.object === use) {
+        use = outermostWrapper(use.parent);
+        member = true;
+      }
+      if (use.parent?.type === AST_NODE_TYPES.SpreadElement || isConcurrencyValue(use)) spread = true;
+      else if (!member) return false;
+    }
+    return spread;
   }
 
   shapeOf(node: TSESTree.ObjectExpression): EstreeShape | null {
@@ -580,6 +592,32 @@ function outermostWrapper(node: TSESTree.Node): TSESTree.Node {
     current = current.parent;
   }
   return current;
+}
+
+const QUERY_KEYS = new Set(['where', 'filter', 'query', 'match', '$match', 'selector']);
+const QUERY_METHODS = new Set([
+  'find', 'findOne', 'findFirst', 'findMany', 'findUnique', 'filter', 'where', 'count', 'countDocuments', 'exists',
+  'some', 'every', 'reject', 'matches',
+]);
+
+/** Whether an object selects records rather than being one: a `where`-like value, or an argument of a lookup. */
+function isQuery(node: TSESTree.Node): boolean {
+  const parent = node.parent;
+  if (parent?.type === AST_NODE_TYPES.Property && parent.value === node && !parent.computed) {
+    const key = parent.key.type === AST_NODE_TYPES.Identifier ? parent.key.name : String((parent.key as TSESTree.Literal).value);
+    return QUERY_KEYS.has(key);
+  }
+  if (parent?.type === AST_NODE_TYPES.CallExpression && parent.arguments.includes(node as TSESTree.CallExpressionArgument)) {
+    const callee = parent.callee;
+    const name =
+      callee.type === AST_NODE_TYPES.Identifier
+        ? callee.name
+        : callee.type === AST_NODE_TYPES.MemberExpression && callee.property.type === AST_NODE_TYPES.Identifier
+          ? callee.property.name
+          : null;
+    return name !== null && QUERY_METHODS.has(name);
+  }
+  return false;
 }
 
 /** Whether a node is the value of a `concurrency` property of an object literal (analysed through its definition). */

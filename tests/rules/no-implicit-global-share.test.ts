@@ -26,6 +26,8 @@ ruleTester.run('no-implicit-global-share', rule, {
     // Unrelated 'global' values.
     `const logger = { scope: 'global', level: 'info' };`,
     `const cache = { share: 'global', model: 'shared' };`,
+    // A query for globally shared servers is not a record.
+    `const count = await servers.countDocuments({ concurrencyModel: 'shared', shareScope: 'global' });`,
     // Unresolvable values are unknown, never guessed at.
     `const server = { name: 'kali', concurrencyModel: 'shared', shareScope: scopeFromEnv() };`,
     `import { SCOPE } from './scope.js';

@@ -47,6 +47,15 @@ ruleTester.run('require-max-concurrent', rule, {
      export const nmap = { ...base, name: 'nmap', maxConcurrent: 2 };`,
     `const sharedConcurrency = { model: 'shared' } as const;
      defineMcp({ name: 'kali', concurrency: { ...sharedConcurrency, maxConcurrent: 4 } });`,
+    // ...also when exported, or when parts of it are read or spread.
+    `export const base = { concurrencyModel: 'shared', statelessnessProbePassed: true };
+     export const kali = { ...base, name: 'kali', maxConcurrent: 4 };`,
+    `const base = { name: 'kali', concurrency: { model: 'shared' } } as const;
+     console.log(base.name);
+     defineMcp({ ...base, concurrency: { ...base.concurrency, maxConcurrent: 4 } });`,
+    // Queries select records; they are not records.
+    `const servers = await db.mcpServer.findMany({ where: { concurrencyModel: 'shared' } });`,
+    `const shared = _.filter(servers, { concurrencyModel: 'shared' });`,
     // A const model string with a limit.
     `const MODEL = 'shared';
      const server = { name: 'kali', concurrencyModel: MODEL, maxConcurrent: 3 };`,
@@ -223,6 +232,28 @@ const server = { name: 'kali', concurrencyModel: 'shared', maxConcurrent: MAX_CO
           line: 2,
           column: 60,
           suggestions: null,
+        },
+      ],
+    },
+    {
+      // A base that is also used whole, as a record, is one: reported itself; the complete copy is fine.
+      code: `const kali = { name: 'kali', concurrencyModel: 'shared' };
+registry.add(kali);
+registry.add({ ...kali, maxConcurrent: 2 });`,
+      errors: [
+        {
+          messageId: 'missingMaxConcurrent',
+          data: { server: "MCP server 'kali'", modelKey: 'concurrencyModel' },
+          line: 1,
+          column: 14,
+          suggestions: [
+            {
+              messageId: 'useSidecar',
+              output: `const kali = { name: 'kali', concurrencyModel: 'sidecar' };
+registry.add(kali);
+registry.add({ ...kali, maxConcurrent: 2 });`,
+            },
+          ],
         },
       ],
     },

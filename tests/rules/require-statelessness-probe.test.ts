@@ -26,6 +26,8 @@ ruleTester.run('require-statelessness-probe', rule, {
     `const server = { name: 'kali', concurrencyModel: modelFromArgs(), statelessnessProbePassed: false };`,
     `const server = { ...probeResults, name: 'kali', concurrencyModel: 'shared' };`,
     `const server = { name: 'kali', concurrencyModel: 'shared', statelessnessProbePassed: false, ...probeResults };`,
+    // A query is not a record.
+    `const unprobed = await prisma.mcpServer.findFirst({ where: { concurrencyModel: 'shared', statelessnessProbePassed: false } });`,
     // A base only spread into records that carry the flag.
     `const base = { concurrencyModel: 'shared', maxConcurrent: 2 };
      export const kali = { ...base, name: 'kali', statelessnessProbePassed: true };`,
