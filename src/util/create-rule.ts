@@ -12,6 +12,8 @@ export interface McpRuleDocs {
   /** Which shipped config turns the rule on. */
   recommended?: 'recommended' | 'strict';
   requiresTypeChecking?: boolean;
+  /** Options the `strict` config passes (defaults apply in `recommended`). */
+  strictOptions?: unknown[];
 }
 
 export const createRule = ESLintUtils.RuleCreator<McpRuleDocs>(docsUrl);

@@ -1,0 +1,61 @@
+import { getServerModel, describeHandler } from '../src/analysis/model.js';
+import type { StateAccess } from '../src/analysis/state.js';
+import { createRule } from '../src/util/create-rule.js';
+import { describeBinding, handlerPhrase, lineOf } from '../src/util/describe.js';
+
+export type Options = [];
+export type MessageId = 'crossCall';
+
+/** Does a read see what this write stored? Same binding, and a path that overlaps the written one. */
+function overlaps(write: StateAccess, read: StateAccess): boolean {
+  if (write.binding.key !== read.binding.key || read.node === write.node) return false;
+  const n = Math.min(write.path.length, read.path.length);
+  for (let i = 0; i < n; i++) if (write.path[i] !== read.path[i] && write.path[i] !== '[]' && read.path[i] !== '[]') return false;
+  return true;
+}
+
+export default createRule<Options, MessageId>({
+  name: 'no-cross-call-binding',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Disallow handler code that stores a value in a binding that outlives the call when handler code reads it back',
+      recommended: 'recommended',
+    },
+    messages: {
+      crossCall:
+        '{{binding}}; {{writer}} assigns `{{target}}` here and {{reader}} reads it (line {{line}}), so one caller\'s value reaches another caller\'s call. Pass it in the call\'s arguments and return it in the response, or key it by the caller\'s scope argument.',
+    },
+    schema: [],
+    defaultOptions: [],
+  },
+  create(context) {
+    return {
+      'Program:exit'() {
+        const model = getServerModel(context);
+        const all = model.stateAccesses();
+        for (const w of all) {
+          if (w.kind !== 'assign' && w.kind !== 'fieldWrite') continue;
+          if (w.binding.container === 'map' || w.binding.container === 'set' || w.binding.container === 'weak') continue;
+          const reads = all.filter((r) => r.kind === 'read' && overlaps(w, r)).sort((a, b) => a.node.range[0] - b.node.range[0]);
+          if (reads.length === 0) continue;
+          const writer = model.handlerOf(w.node);
+          // Prefer a read in another handler: that is where the crossing is plainest.
+          const other = reads.find((r) => model.handlerOf(r.node)?.registration !== writer?.registration) ?? reads[0];
+          const reader = model.handlerOf(other.node);
+          context.report({
+            node: w.node,
+            messageId: 'crossCall',
+            data: {
+              binding: describeBinding(w.binding),
+              writer: handlerPhrase(writer),
+              reader: reader && writer && reader.registration === writer.registration && reader.routedName === writer.routedName ? 'its next call' : reader ? describeHandler(reader) : 'handler code',
+              target: w.path.length ? `${w.binding.name}.${w.path.join('.')}` : w.binding.name,
+              line: String(lineOf(other.node)),
+            },
+          });
+        }
+      },
+    };
+  },
+});

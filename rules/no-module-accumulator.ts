@@ -1,0 +1,51 @@
+import { getServerModel } from '../src/analysis/model.js';
+import type { StateAccess } from '../src/analysis/state.js';
+import { createRule } from '../src/util/create-rule.js';
+import { accessPhrase, describeBinding, handlerPhrase } from '../src/util/describe.js';
+
+export type Options = [];
+export type MessageId = 'accumulator';
+
+/** Does any access of this binding in handler code read it? (a counter nobody reads carries nothing between calls) */
+function isReadByHandlers(all: readonly StateAccess[], key: string): boolean {
+  return all.some((a) => a.binding.key === key && a.kind === 'read');
+}
+
+export default createRule<Options, MessageId>({
+  name: 'no-module-accumulator',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Disallow handler code that appends to or mutates a container that outlives the call',
+      recommended: 'recommended',
+    },
+    messages: {
+      accumulator:
+        '{{binding}}; {{handler}} mutates it here ({{what}}), so concurrent callers observe each other\'s data. Keep it per call, or key it by the caller\'s scope argument (workspace, run id).',
+    },
+    schema: [],
+    defaultOptions: [],
+  },
+  create(context) {
+    return {
+      'Program:exit'() {
+        const model = getServerModel(context);
+        const all = model.stateAccesses();
+        for (const a of all) {
+          if (a.kind !== 'mutate' && a.kind !== 'entryWrite' && a.kind !== 'accumulate') continue;
+          // A key the caller supplied (its workspace or run id) keeps entries apart; session keys are another rule's.
+          if (a.keys.some((k) => model.origins.has(k, 'scope') || model.origins.has(k, 'session'))) continue;
+          // WeakMap/WeakSet entries keyed by an object made for this call die with the call.
+          if (a.binding.container === 'weak' && a.path.length === 0 && a.keys.length > 0 && a.keys.every((k) => !model.origins.has(k, 'module'))) continue;
+          // A plain counter that no handler reads carries nothing from one caller to another.
+          if (a.kind === 'accumulate' && a.path.length === 0 && (a.binding.container === 'primitive' || a.binding.container === 'unset') && !isReadByHandlers(all, a.binding.key)) continue;
+          context.report({
+            node: a.node,
+            messageId: 'accumulator',
+            data: { binding: describeBinding(a.binding), handler: handlerPhrase(model.handlerOf(a.node)), what: accessPhrase(a) },
+          });
+        }
+      },
+    };
+  },
+});

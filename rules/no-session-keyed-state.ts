@@ -1,0 +1,42 @@
+import { getServerModel } from '../src/analysis/model.js';
+import { createRule } from '../src/util/create-rule.js';
+import { describeBinding, handlerPhrase } from '../src/util/describe.js';
+
+export type Options = [];
+export type MessageId = 'sessionKeyed';
+
+export default createRule<Options, MessageId>({
+  name: 'no-session-keyed-state',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Disallow handler code that keeps or looks up state by MCP session identity',
+      recommended: 'recommended',
+    },
+    messages: {
+      sessionKeyed:
+        '{{binding}}; {{handler}} keys it by MCP session identity (`{{key}}`). A harness reuses one session for a whole run and a shared server serves several at once, so this passes a sequential test and leaks under interleaving. Key it by the caller\'s scope argument (workspace, run id), or keep it in the call.',
+    },
+    schema: [],
+    defaultOptions: [],
+  },
+  create(context) {
+    const sourceCode = context.sourceCode;
+    return {
+      'Program:exit'() {
+        const model = getServerModel(context);
+        const reported = new Set<unknown>();
+        for (const a of model.stateAccesses()) {
+          const key = a.keys.find((k) => model.origins.has(k, 'session'));
+          if (!key || reported.has(a.node)) continue;
+          reported.add(a.node);
+          context.report({
+            node: a.node,
+            messageId: 'sessionKeyed',
+            data: { binding: describeBinding(a.binding), handler: handlerPhrase(model.handlerOf(a.node)), key: sourceCode.getText(key) },
+          });
+        }
+      },
+    };
+  },
+});

@@ -1,0 +1,189 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+
+export type Node = TSESTree.Node;
+export type Expression = TSESTree.Expression;
+export type FunctionNode =
+  | TSESTree.FunctionDeclaration
+  | TSESTree.FunctionExpression
+  | TSESTree.ArrowFunctionExpression;
+
+const FUNCTION_TYPES = new Set<string>([
+  AST_NODE_TYPES.FunctionDeclaration,
+  AST_NODE_TYPES.FunctionExpression,
+  AST_NODE_TYPES.ArrowFunctionExpression,
+]);
+
+export function isFunction(node: Node | null | undefined): node is FunctionNode {
+  return !!node && FUNCTION_TYPES.has(node.type);
+}
+
+/** Strip what does not change a value: parentheses are gone already; `as`, `satisfies`, `!`, `<T>x`. */
+export function unwrap(node: Node): Node {
+  let n = node;
+  for (;;) {
+    switch (n.type) {
+      case AST_NODE_TYPES.TSAsExpression:
+      case AST_NODE_TYPES.TSSatisfiesExpression:
+      case AST_NODE_TYPES.TSNonNullExpression:
+      case AST_NODE_TYPES.TSTypeAssertion:
+      case AST_NODE_TYPES.TSInstantiationExpression:
+        n = n.expression;
+        continue;
+      case AST_NODE_TYPES.ChainExpression:
+        n = n.expression;
+        continue;
+      case AST_NODE_TYPES.AwaitExpression:
+        n = n.argument;
+        continue;
+      default:
+        return n;
+    }
+  }
+}
+
+/** Walk up through wrappers that do not change which value a node stands for. */
+export function outerOf(node: Node): Node {
+  let n = node;
+  while (n.parent) {
+    const p = n.parent;
+    if (
+      (p.type === AST_NODE_TYPES.TSAsExpression ||
+        p.type === AST_NODE_TYPES.TSSatisfiesExpression ||
+        p.type === AST_NODE_TYPES.TSNonNullExpression ||
+        p.type === AST_NODE_TYPES.TSTypeAssertion ||
+        p.type === AST_NODE_TYPES.ChainExpression) &&
+      p.expression === n
+    ) {
+      n = p;
+      continue;
+    }
+    break;
+  }
+  return n;
+}
+
+/** The name of a non-computed member, or of a computed member with a literal key. */
+export function memberName(node: TSESTree.MemberExpression): string | null {
+  if (!node.computed) {
+    return node.property.type === AST_NODE_TYPES.Identifier
+      ? node.property.name
+      : node.property.type === AST_NODE_TYPES.PrivateIdentifier
+        ? `#${node.property.name}`
+        : null;
+  }
+  return staticString(node.property);
+}
+
+/** A string known without running the code: literals and templates without expressions. */
+export function staticString(node: Node | null | undefined): string | null {
+  if (!node) return null;
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.Literal && typeof n.value === 'string') return n.value;
+  if (n.type === AST_NODE_TYPES.TemplateLiteral && n.expressions.length === 0) {
+    return n.quasis.map((q) => q.value.cooked ?? q.value.raw).join('');
+  }
+  return null;
+}
+
+export function propertyKeyName(prop: TSESTree.Property | TSESTree.MethodDefinition | TSESTree.PropertyDefinition): string | null {
+  if (!prop.computed) {
+    const k = prop.key;
+    if (k.type === AST_NODE_TYPES.Identifier) return k.name;
+    if (k.type === AST_NODE_TYPES.PrivateIdentifier) return `#${k.name}`;
+    if (k.type === AST_NODE_TYPES.Literal) return String(k.value);
+    return null;
+  }
+  return staticString(prop.key);
+}
+
+/** The name a callee is called by: `foo` for `foo()`, `bar` for `a.b.bar()`. */
+export function calleeName(callee: Node): string | null {
+  const c = unwrap(callee);
+  if (c.type === AST_NODE_TYPES.Identifier) return c.name;
+  if (c.type === AST_NODE_TYPES.MemberExpression) return memberName(c);
+  return null;
+}
+
+/** `a.b.c` as ['a','b','c'] when every step is static; `this` becomes 'this'. */
+export function memberPath(node: Node): string[] | null {
+  const out: string[] = [];
+  let n: Node = unwrap(node);
+  while (n.type === AST_NODE_TYPES.MemberExpression) {
+    const name = memberName(n);
+    if (name === null) return null;
+    out.unshift(name);
+    n = unwrap(n.object);
+  }
+  if (n.type === AST_NODE_TYPES.Identifier) out.unshift(n.name);
+  else if (n.type === AST_NODE_TYPES.ThisExpression) out.unshift('this');
+  else return null;
+  return out;
+}
+
+/** The innermost function that contains `node` (not counting `node` itself). */
+export function enclosingFunction(node: Node): FunctionNode | null {
+  let n = node.parent;
+  while (n) {
+    if (isFunction(n)) return n;
+    n = n.parent;
+  }
+  return null;
+}
+
+/** The class a method or field belongs to, if `fn` is a class member's value. */
+export function classOfMethod(fn: Node): TSESTree.ClassDeclaration | TSESTree.ClassExpression | null {
+  const p = fn.parent;
+  if (p && (p.type === AST_NODE_TYPES.MethodDefinition || p.type === AST_NODE_TYPES.PropertyDefinition)) {
+    const body = p.parent;
+    const cls = body?.parent;
+    if (cls && (cls.type === AST_NODE_TYPES.ClassDeclaration || cls.type === AST_NODE_TYPES.ClassExpression)) return cls;
+  }
+  return null;
+}
+
+export function isInside(node: Node, container: Node): boolean {
+  return node.range[0] >= container.range[0] && node.range[1] <= container.range[1];
+}
+
+export function functionDisplayName(fn: FunctionNode): string | null {
+  if (fn.type === AST_NODE_TYPES.FunctionDeclaration || fn.type === AST_NODE_TYPES.FunctionExpression) {
+    if (fn.id) return fn.id.name;
+  }
+  const p = fn.parent;
+  if (!p) return null;
+  if (p.type === AST_NODE_TYPES.VariableDeclarator && p.id.type === AST_NODE_TYPES.Identifier) return p.id.name;
+  if (p.type === AST_NODE_TYPES.MethodDefinition || p.type === AST_NODE_TYPES.Property || p.type === AST_NODE_TYPES.PropertyDefinition) {
+    return propertyKeyName(p);
+  }
+  if (p.type === AST_NODE_TYPES.AssignmentExpression) {
+    const path = memberPath(p.left);
+    return path ? path[path.length - 1] : null;
+  }
+  return null;
+}
+
+/**
+ * Iterative pre-order walk over every node, with the parser's visitor keys. Never recursive: a pathological file with
+ * thousands of nested levels must not overflow the stack.
+ */
+export function walk(root: Node, visitorKeys: Readonly<Record<string, readonly string[] | undefined>>, visit: (node: Node) => void): void {
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    visit(node);
+    const keys = visitorKeys[node.type];
+    if (!keys) continue;
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const child = (node as unknown as Record<string, unknown>)[keys[i]];
+      if (!child) continue;
+      if (Array.isArray(child)) {
+        for (let j = child.length - 1; j >= 0; j--) {
+          const c = child[j] as Node | null;
+          if (c && typeof c.type === 'string') stack.push(c);
+        }
+      } else if (typeof (child as Node).type === 'string') {
+        stack.push(child as Node);
+      }
+    }
+  }
+}

@@ -1,0 +1,358 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { calleeName, isFunction, memberName, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
+import type { ModuleFacts } from './module.js';
+import { classMember, propertyOf, resolveValues, type ClassNode, type Value } from './resolve.js';
+
+export type HandlerKind = 'tool' | 'resource' | 'prompt' | 'request' | 'notification' | 'task' | 'completion';
+
+/** One function that serves a call, and how it was found. */
+export interface Registration {
+  kind: HandlerKind;
+  /** Tool/resource/prompt name or request method, when known without running the code. */
+  name: string | null;
+  handler: FunctionNode;
+  /** The registration call, or the tool-definition object/class that declares the handler. */
+  site: Node;
+  /** How it was registered, for reports: `registerTool`, `setRequestHandler(tools/call)`, `tool object`… */
+  via: string;
+  /** Index of the parameter carrying the caller's input (arguments, URI), or null. */
+  inputParam: number | null;
+  /** Index of the parameter carrying the request context (`extra`, `ctx`, fastmcp `context`), or null. */
+  contextParam: number | null;
+}
+
+/** A handler that lives in another module: resolved later, by the project model. */
+export interface ExternalHandler {
+  kind: HandlerKind;
+  name: string | null;
+  source: string;
+  imported: string;
+  path: string[];
+  site: Node;
+  via: string;
+}
+
+const TOOL_METHODS = new Set(['tool', 'registerTool']);
+const RESOURCE_METHODS = new Set(['resource', 'registerResource']);
+const PROMPT_METHODS = new Set(['prompt', 'registerPrompt']);
+const FASTMCP_METHODS: Record<string, { kind: HandlerKind; props: string[] }> = {
+  addTool: { kind: 'tool', props: ['execute'] },
+  addResource: { kind: 'resource', props: ['load'] },
+  addResourceTemplate: { kind: 'resource', props: ['load', 'complete'] },
+  addPrompt: { kind: 'prompt', props: ['load', 'complete'] },
+};
+const SCHEMA_PROPS = new Set(['inputSchema', 'schema', 'parameters', 'argsSchema', 'paramsSchema', 'input', 'inputShape', 'zodSchema', 'args']);
+
+/** v1 schema constants and v2 method strings → request method. */
+const REQUEST_SCHEMAS: Record<string, string> = {
+  CallToolRequestSchema: 'tools/call',
+  ReadResourceRequestSchema: 'resources/read',
+  GetPromptRequestSchema: 'prompts/get',
+  SubscribeRequestSchema: 'resources/subscribe',
+  UnsubscribeRequestSchema: 'resources/unsubscribe',
+  SetLevelRequestSchema: 'logging/setLevel',
+  CompleteRequestSchema: 'completion/complete',
+  ListToolsRequestSchema: 'tools/list',
+  ListResourcesRequestSchema: 'resources/list',
+  ListResourceTemplatesRequestSchema: 'resources/templates/list',
+  ListPromptsRequestSchema: 'prompts/list',
+  InitializeRequestSchema: 'initialize',
+  PingRequestSchema: 'ping',
+  GetTaskRequestSchema: 'tasks/get',
+  GetTaskPayloadRequestSchema: 'tasks/result',
+  ListTasksRequestSchema: 'tasks/list',
+  CancelTaskRequestSchema: 'tasks/cancel',
+  RootsListChangedNotificationSchema: 'notifications/roots/list_changed',
+  InitializedNotificationSchema: 'notifications/initialized',
+  CancelledNotificationSchema: 'notifications/cancelled',
+};
+/** Methods that only describe the server: not handlers whose state matters. */
+const DESCRIPTIVE_METHODS = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'ping', 'initialize']);
+
+function methodKind(method: string): HandlerKind {
+  if (method === 'tools/call') return 'tool';
+  if (method === 'resources/read') return 'resource';
+  if (method === 'prompts/get') return 'prompt';
+  if (method === 'completion/complete') return 'completion';
+  if (method.startsWith('tasks/')) return 'task';
+  if (method.startsWith('notifications/')) return 'notification';
+  return 'request';
+}
+
+function nameOf(facts: ModuleFacts, arg: Node | undefined): string | null {
+  if (!arg) return null;
+  const s = staticString(arg);
+  if (s !== null) return s;
+  const n = unwrap(arg);
+  if (n.type === AST_NODE_TYPES.Identifier) {
+    const v = facts.variableOf(n);
+    const def = v?.defs[0];
+    if (def?.type === 'Variable') {
+      const init = (def.node as TSESTree.VariableDeclarator).init;
+      const s2 = staticString(init);
+      if (s2 !== null) return s2;
+    }
+  }
+  if (n.type === AST_NODE_TYPES.MemberExpression) {
+    for (const v of resolveValues(facts, n.object)) {
+      if (v.kind === 'object') {
+        const prop = memberName(n);
+        for (const p of v.node.properties) {
+          if (p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === prop) return staticString(p.value);
+        }
+      }
+    }
+  }
+  return null;
+}
+
+function objectProp(obj: TSESTree.ObjectExpression, name: string): TSESTree.Property | null {
+  for (const p of obj.properties) if (p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === name) return p;
+  return null;
+}
+
+function resolveObjects(facts: ModuleFacts, expr: Node): TSESTree.ObjectExpression[] {
+  return resolveValues(facts, expr).flatMap((v) => (v.kind === 'object' ? [v.node] : []));
+}
+
+export class Discovery {
+  readonly registrations: Registration[] = [];
+  readonly external: ExternalHandler[] = [];
+  /** `new McpServer(…)`, `new Server(…)`, `new FastMCP(…)` and factories' servers. */
+  readonly serverConstructions: TSESTree.NewExpression[] = [];
+  private readonly seenHandlers = new Map<FunctionNode, Registration>();
+
+  constructor(private readonly facts: ModuleFacts) {
+    this.run();
+  }
+
+  handlerRegistration(fn: FunctionNode): Registration | undefined {
+    return this.seenHandlers.get(fn);
+  }
+
+  private add(r: Omit<Registration, 'handler'>, values: Value[]): void {
+    for (const v of values) {
+      if (v.kind === 'function') {
+        if (this.seenHandlers.has(v.node)) continue;
+        const reg = { ...r, handler: v.node };
+        this.seenHandlers.set(v.node, reg);
+        this.registrations.push(reg);
+      } else if (v.kind === 'import') {
+        this.external.push({ kind: r.kind, name: r.name, source: v.source, imported: v.imported, path: v.path, site: r.site, via: r.via });
+      } else if (v.kind === 'object' || v.kind === 'instance') {
+        // A tool object or tool instance handed to the registration: its handler property serves the call.
+        for (const prop of this.facts.settings.handlerProperties) {
+          const found = propertyOf(this.facts, v, prop, new Set(), 0);
+          if (found.some((f) => f.kind === 'function')) {
+            this.add(r, found);
+            break;
+          }
+        }
+      }
+    }
+  }
+
+  private run(): void {
+    const facts = this.facts;
+    const extra = new Set(facts.settings.registrationFunctions);
+    for (const call of facts.allCalls) {
+      if (call.type === AST_NODE_TYPES.NewExpression) {
+        this.onNew(call);
+        continue;
+      }
+      const name = calleeName(call.callee);
+      if (!name) continue;
+      const isMethod = unwrap(call.callee).type === AST_NODE_TYPES.MemberExpression;
+      const args = call.arguments;
+      if (isMethod && (TOOL_METHODS.has(name) || RESOURCE_METHODS.has(name) || PROMPT_METHODS.has(name))) {
+        this.onHighLevel(call, name);
+      } else if (isMethod && (name === 'setRequestHandler' || name === 'setNotificationHandler') && args.length >= 2) {
+        this.onRequestHandler(call, name);
+      } else if (isMethod && name in FASTMCP_METHODS && args.length >= 1) {
+        const spec = FASTMCP_METHODS[name];
+        for (const obj of resolveObjects(facts, args[0])) {
+          const regName = nameOf(facts, objectProp(obj, 'name')?.value ?? objectProp(obj, 'uriTemplate')?.value ?? objectProp(obj, 'uri')?.value);
+          for (const prop of spec.props) {
+            const p = objectProp(obj, prop);
+            if (!p) continue;
+            const target = p.value;
+            this.add({ kind: spec.kind, name: regName, site: call, via: name, inputParam: 0, contextParam: 1 }, resolveValues(facts, target));
+          }
+        }
+      } else if (isMethod && name === 'registerToolTask' && args.length >= 2) {
+        const regName = nameOf(facts, args[0]);
+        for (const obj of resolveObjects(facts, args[args.length - 1])) {
+          for (const p of obj.properties) {
+            if (p.type !== AST_NODE_TYPES.Property) continue;
+            this.add({ kind: 'task', name: regName, site: call, via: 'registerToolTask', inputParam: 0, contextParam: 1 }, resolveValues(facts, p.value));
+          }
+        }
+      } else if (extra.has(name)) {
+        this.onGeneric(call, name);
+      }
+    }
+    this.findToolObjects();
+    this.findToolClasses();
+  }
+
+  private onNew(call: TSESTree.NewExpression): void {
+    const ctor = calleeName(call.callee);
+    if (ctor === 'McpServer' || ctor === 'Server' || ctor === 'FastMCP') {
+      if (ctor !== 'Server' || this.facts.imports.get('Server')?.source.includes('modelcontextprotocol')) this.serverConstructions.push(call);
+    }
+    if (ctor === 'ResourceTemplate' && call.arguments[1]) {
+      for (const obj of resolveObjects(this.facts, call.arguments[1])) {
+        for (const key of ['list', 'complete']) {
+          const p = objectProp(obj, key);
+          if (!p) continue;
+          const values = resolveValues(this.facts, p.value);
+          const fns = values.filter((v) => v.kind === 'function');
+          const nested = values.flatMap((v) => (v.kind === 'object' ? v.node.properties.flatMap((q) => (q.type === AST_NODE_TYPES.Property ? resolveValues(this.facts, q.value) : [])) : []));
+          this.add({ kind: key === 'list' ? 'resource' : 'completion', name: staticString(call.arguments[0]), site: call, via: `ResourceTemplate ${key}`, inputParam: key === 'list' ? null : 0, contextParam: key === 'list' ? 0 : 1 }, [...fns, ...nested]);
+        }
+      }
+    }
+  }
+
+  private onHighLevel(call: TSESTree.CallExpression, method: string): void {
+    const facts = this.facts;
+    const args = call.arguments;
+    if (args.length < 2) return;
+    const first = unwrap(args[0]);
+    if (first.type === AST_NODE_TYPES.ObjectExpression || isFunction(first)) return; // not a name-first registration
+    // The handler is the last argument that is (or resolves to) something callable.
+    let handlerIndex = -1;
+    let values: Value[] = [];
+    for (let i = args.length - 1; i >= 1; i--) {
+      const vs = resolveValues(facts, args[i]);
+      if (vs.some((v) => v.kind === 'function' || v.kind === 'import') || isFunction(unwrap(args[i]))) {
+        handlerIndex = i;
+        values = vs;
+        break;
+      }
+    }
+    if (handlerIndex < 1) return;
+    const kind: HandlerKind = TOOL_METHODS.has(method) ? 'tool' : RESOURCE_METHODS.has(method) ? 'resource' : 'prompt';
+    const between = args.slice(1, handlerIndex).map((a) => unwrap(a));
+    let inputParam: number | null = 0;
+    let contextParam: number | null = 1;
+    if (kind === 'tool' || kind === 'prompt') {
+      if (method === 'registerTool' || method === 'registerPrompt') {
+        const cfg = between[0] ? resolveObjects(facts, between[0])[0] : undefined;
+        const schemaKey = kind === 'tool' ? 'inputSchema' : 'argsSchema';
+        if (cfg && !objectProp(cfg, schemaKey)) {
+          inputParam = null;
+          contextParam = 0;
+        }
+      } else if (between.every((a) => a.type === AST_NODE_TYPES.Literal || a.type === AST_NODE_TYPES.TemplateLiteral)) {
+        // tool(name, cb) / tool(name, description, cb): no input schema, the context comes first.
+        inputParam = null;
+        contextParam = 0;
+      }
+    } else {
+      // resource(name, uri, cb(uri, extra)) / resource(name, template, cb(uri, variables, extra))
+      inputParam = 0;
+      contextParam = null;
+    }
+    this.add({ kind, name: nameOf(facts, args[0]), site: call, via: method, inputParam, contextParam }, values);
+    if (kind === 'resource') {
+      for (const fn of values) if (fn.kind === 'function') this.fixResourceContext(fn.node);
+    }
+  }
+
+  private fixResourceContext(fn: FunctionNode): void {
+    const r = this.seenHandlers.get(fn);
+    if (r && fn.params.length >= 2) r.contextParam = fn.params.length - 1;
+  }
+
+  private onRequestHandler(call: TSESTree.CallExpression, method: string): void {
+    const facts = this.facts;
+    const args = call.arguments;
+    const a0 = unwrap(args[0]);
+    let requestMethod: string | null = staticString(a0);
+    if (requestMethod === null) {
+      const n = calleeName(a0);
+      if (n && n in REQUEST_SCHEMAS) requestMethod = REQUEST_SCHEMAS[n];
+      else if (n && /RequestSchema$|NotificationSchema$/.test(n)) requestMethod = n;
+    }
+    if (requestMethod === null) return;
+    if (DESCRIPTIVE_METHODS.has(requestMethod)) return;
+    const kind = method === 'setNotificationHandler' ? 'notification' : methodKind(requestMethod);
+    this.add(
+      { kind, name: kind === 'tool' ? null : requestMethod, site: call, via: `${method}(${requestMethod})`, inputParam: 0, contextParam: kind === 'notification' ? null : 1 },
+      resolveValues(facts, args[args.length - 1]),
+    );
+  }
+
+  private onGeneric(call: TSESTree.CallExpression, name: string): void {
+    const facts = this.facts;
+    const args = call.arguments;
+    const values: Value[] = [];
+    for (let i = args.length - 1; i >= 0; i--) {
+      const vs = resolveValues(facts, args[i]);
+      if (vs.some((v) => v.kind === 'function')) {
+        values.push(...vs);
+        break;
+      }
+      values.push(...vs.filter((v) => v.kind === 'object' || v.kind === 'instance'));
+    }
+    const named = args.find((a) => staticString(a) !== null);
+    this.add({ kind: 'tool', name: named ? staticString(named) : null, site: call, via: name, inputParam: 0, contextParam: 1 }, values);
+  }
+
+  /** `{ name, inputSchema, handler }` objects anywhere in the module (exported, in arrays, passed to loops). */
+  private findToolObjects(): void {
+    const facts = this.facts;
+    const handlerProps = facts.settings.handlerProperties;
+    for (const obj of facts.objects) {
+      let nameProp: TSESTree.Property | null = null;
+      let hasSchema = false;
+      let handlerProp: TSESTree.Property | TSESTree.MethodDefinition | null = null;
+      let nested: TSESTree.ObjectExpression | null = null;
+      for (const p of obj.properties) {
+        if (p.type !== AST_NODE_TYPES.Property) continue;
+        const key = propertyKeyName(p);
+        if (key === null) continue;
+        if (key === 'name') nameProp = p;
+        else if (SCHEMA_PROPS.has(key)) hasSchema = true;
+        else if (!handlerProp && handlerProps.includes(key)) handlerProp = p;
+        else if ((key === 'tool' || key === 'definition') && unwrap(p.value).type === AST_NODE_TYPES.ObjectExpression) nested = unwrap(p.value) as TSESTree.ObjectExpression;
+      }
+      if (!handlerProp) continue;
+      if (nested && !nameProp) {
+        nameProp = objectProp(nested, 'name');
+        hasSchema = [...SCHEMA_PROPS].some((k) => objectProp(nested!, k));
+      }
+      if (!nameProp || !hasSchema) continue;
+      this.add({ kind: 'tool', name: staticString(nameProp.value), site: obj, via: 'tool object', inputParam: 0, contextParam: 1 }, resolveValues(facts, handlerProp.value));
+    }
+  }
+
+  /** Classes whose instances serve calls: an `execute`/`handle` method next to a `name` and a schema. */
+  private findToolClasses(): void {
+    const facts = this.facts;
+    for (const cls of facts.classes) {
+      let name: string | null = null;
+      let hasName = false;
+      let hasSchema = false;
+      for (const el of cls.body.body) {
+        if (el.type !== AST_NODE_TYPES.PropertyDefinition && el.type !== AST_NODE_TYPES.MethodDefinition) continue;
+        const key = propertyKeyName(el);
+        if (key === 'name') {
+          hasName = true;
+          if (el.type === AST_NODE_TYPES.PropertyDefinition) name = staticString(el.value);
+        } else if (key && SCHEMA_PROPS.has(key)) hasSchema = true;
+      }
+      const superName = cls.superClass ? calleeName(cls.superClass) : null;
+      const toolish = (hasName && hasSchema) || (!!superName && /Tool/.test(superName));
+      if (!toolish) continue;
+      for (const prop of facts.settings.handlerProperties) {
+        const values = classMember(facts, cls as ClassNode, prop, false, new Set(), 0);
+        if (values.some((v) => v.kind === 'function')) {
+          this.add({ kind: 'tool', name, site: cls, via: 'tool class', inputParam: 0, contextParam: 1 }, values);
+          break;
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,202 @@
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { calleeName, isInside, memberPath, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
+import { Discovery, type Registration } from './discovery.js';
+import { ModuleFacts } from './module.js';
+import { callSitesOf, enclosingClass, resolveValues, type ClassNode } from './resolve.js';
+import { readSettings, settingsKey, type McpSettings } from './settings.js';
+import { collectStateAccesses, type StateAccess } from './state.js';
+import { ValueOrigins } from './values.js';
+
+/** The handler a piece of code serves, as reports name it. */
+export interface HandlerRef {
+  registration: Registration;
+  /** The tool a dispatcher routes to here (`case 'search':`), when known. */
+  routedName: string | null;
+}
+
+/** How a report names a handler: `'search' tool handler`, `tools/call handler (routes 'search')`. */
+export function describeHandler(h: HandlerRef): string {
+  const r = h.registration;
+  const name = h.routedName ?? r.name;
+  if (r.kind === 'tool') return name ? `tool '${name}'` : 'the tools/call handler';
+  if (r.kind === 'request' || r.kind === 'notification' || r.kind === 'task' || r.kind === 'completion') {
+    return r.name ? `the ${r.name} handler` : `a ${r.kind} handler`;
+  }
+  return name ? `${r.kind} '${name}'` : `a ${r.kind} handler`;
+}
+
+/**
+ * Everything the rules ask about one module: which functions serve calls, what they reach, which bindings outlive a
+ * call and how handler code uses them, and where values come from. Built once per file by whichever rule asks first.
+ */
+export class ServerModel {
+  readonly facts: ModuleFacts;
+  readonly discovery: Discovery;
+  readonly settings: McpSettings;
+  /** Handler code: each function that runs while serving a call, with the handler that reaches it. */
+  readonly reached = new Map<FunctionNode, HandlerRef>();
+  readonly origins: ValueOrigins;
+  private stateAccessList: StateAccess[] | null = null;
+  private readonly classLife = new Map<ClassNode, 'module' | 'instance' | null>();
+
+  constructor(ast: TSESTree.Program, scopeManager: TSESLint.Scope.ScopeManager, visitorKeys: Readonly<Record<string, readonly string[] | undefined>>, settings: McpSettings) {
+    this.settings = settings;
+    this.facts = new ModuleFacts(ast, scopeManager, visitorKeys, settings);
+    this.discovery = new Discovery(this.facts);
+    this.origins = new ValueOrigins(this.facts, (fn) => this.discovery.handlerRegistration(fn));
+    this.computeReach();
+  }
+
+  get registrations(): readonly Registration[] {
+    return this.discovery.registrations;
+  }
+
+  /** The handler whose call runs `node`, or null for start-up code and code no handler reaches. */
+  handlerOf(node: Node): HandlerRef | null {
+    let f = this.facts.ownerOf(node);
+    while (f) {
+      const r = this.reached.get(f);
+      if (r) return r;
+      f = this.facts.ownerOf(f);
+    }
+    return null;
+  }
+
+  isHandlerCode(node: Node): boolean {
+    return this.handlerOf(node) !== null;
+  }
+
+  /** Every use of long-lived state in handler code (computed on first use). */
+  stateAccesses(): readonly StateAccess[] {
+    if (!this.stateAccessList) {
+      this.stateAccessList = collectStateAccesses(this.facts, (n) => this.isHandlerCode(n), (c) => this.classLifetime(c));
+    }
+    return this.stateAccessList;
+  }
+
+  /**
+   * Is one instance of this class kept across calls? Yes when it registers handlers itself, when it is created in
+   * start-up code, or when it is a tool class not created per call. Null when it is created per call or unknown.
+   */
+  classLifetime(cls: ClassNode): 'module' | 'instance' | null {
+    if (this.classLife.has(cls)) return this.classLife.get(cls)!;
+    this.classLife.set(cls, null);
+    let life: 'module' | 'instance' | null = null;
+    if (this.registrations.some((r) => r.site.type !== AST_NODE_TYPES.ClassDeclaration && r.site.type !== AST_NODE_TYPES.ClassExpression && isInside(r.site, cls))) {
+      life = 'instance';
+    } else {
+      let createdOutside = false;
+      let createdInside = false;
+      for (const call of this.facts.allCalls) {
+        if (call.type !== AST_NODE_TYPES.NewExpression) continue;
+        if (!resolveValues(this.facts, call.callee).some((v) => v.kind === 'class' && v.node === cls)) continue;
+        if (this.isHandlerCode(call)) createdInside = true;
+        else if (!enclosingClassStaticOrSelf(call, cls)) createdOutside = true;
+        else createdOutside = true; // static getInstance(): one per process
+      }
+      if (createdOutside) life = 'module';
+      else if (!createdInside && this.registrations.some((r) => r.site === cls)) life = 'module';
+    }
+    this.classLife.set(cls, life);
+    return life;
+  }
+
+  private computeReach(): void {
+    const queue: [FunctionNode, HandlerRef][] = this.registrations.map((r) => [r.handler, { registration: r, routedName: null }]);
+    const facts = this.facts;
+    while (queue.length) {
+      const [fn, ref] = queue.shift()!;
+      if (this.reached.has(fn)) continue;
+      this.reached.set(fn, ref);
+      for (const child of facts.childFunctions.get(fn) ?? []) queue.push([child, ref]);
+      for (const call of facts.callsByOwner.get(fn) ?? []) {
+        const targets: FunctionNode[] = [];
+        for (const v of resolveValues(facts, call.callee)) {
+          if (v.kind === 'function') targets.push(v.node);
+          else if (v.kind === 'class') {
+            for (const el of v.node.body.body) {
+              if (el.type === AST_NODE_TYPES.MethodDefinition && el.kind === 'constructor' && el.value.type === AST_NODE_TYPES.FunctionExpression) targets.push(el.value);
+            }
+          }
+        }
+        for (const a of call.arguments) {
+          const arg = unwrap(a);
+          if (arg.type === AST_NODE_TYPES.Identifier || arg.type === AST_NODE_TYPES.MemberExpression) {
+            for (const v of resolveValues(facts, arg)) if (v.kind === 'function') targets.push(v.node);
+          }
+        }
+        if (targets.length === 0) continue;
+        const routed = ref.routedName ?? (ref.registration.handler === fn || ref.registration.kind === 'tool' ? dispatchLabel(call, fn) : null);
+        const next = routed && routed !== ref.routedName ? { registration: ref.registration, routedName: routed } : ref;
+        for (const t of targets) if (!this.reached.has(t)) queue.push([t, next]);
+      }
+    }
+  }
+
+  /** Call sites of a function in this module (for following values into helpers). */
+  callSitesOf(fn: FunctionNode): TSESTree.CallExpression[] {
+    return callSitesOf(this.facts, fn);
+  }
+}
+
+function enclosingClassStaticOrSelf(node: Node, cls: ClassNode): boolean {
+  return enclosingClass(node) === cls;
+}
+
+/** `case 'search':` or `if (name === 'search')` around a call, inside a dispatcher. */
+function dispatchLabel(call: Node, fn: FunctionNode): string | null {
+  let child: Node = call;
+  let n = call.parent;
+  while (n && n !== fn) {
+    if (n.type === AST_NODE_TYPES.SwitchCase && n.test && child !== n.test) {
+      const s = staticString(n.test);
+      if (s !== null && mentionsName(n.parent.discriminant)) return s;
+    }
+    if (n.type === AST_NODE_TYPES.IfStatement && n.consequent === child) {
+      const t = unwrap(n.test);
+      if (t.type === AST_NODE_TYPES.BinaryExpression && (t.operator === '===' || t.operator === '==')) {
+        const s = staticString(t.right) ?? staticString(t.left);
+        if (s !== null && (mentionsName(t.left) || mentionsName(t.right))) return s;
+      }
+    }
+    child = n;
+    n = n.parent;
+  }
+  return null;
+}
+
+function mentionsName(expr: Node): boolean {
+  const path = memberPath(expr);
+  if (path) return /name|tool|method|command|action/i.test(path[path.length - 1]);
+  const c = calleeName(expr);
+  return !!c && /name|tool/i.test(c);
+}
+
+const cache = new WeakMap<TSESTree.Program, Map<string, ServerModel>>();
+
+type AnyContext = Readonly<TSESLint.RuleContext<string, readonly unknown[]>>;
+
+/**
+ * The model of the file being linted. The first rule that asks builds it; every other rule on the same file gets the
+ * same object. Keyed by the AST root (and the settings), so it is per file, collected with the AST, and safe when
+ * ESLint lints in worker threads or in any order.
+ */
+export function getServerModel(context: AnyContext): ServerModel {
+  const sourceCode = context.sourceCode;
+  const ast = sourceCode.ast;
+  const settings = readSettings(context.settings as Record<string, unknown>);
+  const key = settingsKey(settings);
+  let perAst = cache.get(ast);
+  if (!perAst) {
+    perAst = new Map();
+    cache.set(ast, perAst);
+  }
+  let model = perAst.get(key);
+  if (!model) {
+    model = new ServerModel(ast, sourceCode.scopeManager!, sourceCode.visitorKeys as Record<string, readonly string[]>, settings);
+    perAst.set(key, model);
+  }
+  return model;
+}
+
+export { memberPath, staticString };

@@ -1,0 +1,157 @@
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { isFunction, walk, type FunctionNode, type Node } from './ast.js';
+import type { McpSettings } from './settings.js';
+
+type ScopeManager = TSESLint.Scope.ScopeManager;
+export type Scope = TSESLint.Scope.Scope;
+export type Variable = TSESLint.Scope.Variable;
+
+/**
+ * The per-module facts every question starts from: one iterative walk that indexes the nodes the analysis needs, by
+ * the innermost function that owns them. Built from an AST and a scope manager only, so the same facts can be computed
+ * for a file that ESLint is not linting right now (another module of the program) and joined.
+ */
+export class ModuleFacts {
+  readonly ast: TSESTree.Program;
+  readonly scopeManager: ScopeManager;
+  readonly settings: McpSettings;
+  /** Calls and `new` expressions, by owning function (null: module top level). */
+  readonly callsByOwner = new Map<FunctionNode | null, (TSESTree.CallExpression | TSESTree.NewExpression)[]>();
+  readonly allCalls: (TSESTree.CallExpression | TSESTree.NewExpression)[] = [];
+  /** Functions nested directly in a function (or at top level, under null). */
+  readonly childFunctions = new Map<FunctionNode | null, FunctionNode[]>();
+  readonly functions: FunctionNode[] = [];
+  readonly owner = new Map<Node, FunctionNode | null>();
+  readonly classes: (TSESTree.ClassDeclaration | TSESTree.ClassExpression)[] = [];
+  readonly objects: TSESTree.ObjectExpression[] = [];
+  readonly assignments: TSESTree.AssignmentExpression[] = [];
+  readonly updates: (TSESTree.UpdateExpression | TSESTree.UnaryExpression)[] = [];
+  readonly thisMembers: TSESTree.MemberExpression[] = [];
+  readonly switches: TSESTree.SwitchStatement[] = [];
+  /** Import bindings: local name → source and imported name ('default', '*', or the name). */
+  readonly imports = new Map<string, { source: string; imported: string; node: Node }>();
+
+  constructor(ast: TSESTree.Program, scopeManager: ScopeManager, visitorKeys: Readonly<Record<string, readonly string[] | undefined>>, settings: McpSettings) {
+    this.ast = ast;
+    this.scopeManager = scopeManager;
+    this.settings = settings;
+    this.index(visitorKeys);
+  }
+
+  private index(visitorKeys: Readonly<Record<string, readonly string[] | undefined>>): void {
+    const ownerOf = new Map<Node, FunctionNode | null>();
+    ownerOf.set(this.ast, null);
+    walk(this.ast, visitorKeys, (node) => {
+      const parent = node.parent;
+      let own: FunctionNode | null = null;
+      if (parent) {
+        own = isFunction(parent) ? parent : (ownerOf.get(parent) ?? null);
+      }
+      ownerOf.set(node, own);
+      switch (node.type) {
+        case AST_NODE_TYPES.CallExpression:
+        case AST_NODE_TYPES.NewExpression:
+          push(this.callsByOwner, own, node);
+          this.allCalls.push(node);
+          break;
+        case AST_NODE_TYPES.FunctionDeclaration:
+        case AST_NODE_TYPES.FunctionExpression:
+        case AST_NODE_TYPES.ArrowFunctionExpression:
+          push(this.childFunctions, own, node);
+          this.functions.push(node);
+          break;
+        case AST_NODE_TYPES.ClassDeclaration:
+        case AST_NODE_TYPES.ClassExpression:
+          this.classes.push(node);
+          break;
+        case AST_NODE_TYPES.ObjectExpression:
+          this.objects.push(node);
+          break;
+        case AST_NODE_TYPES.AssignmentExpression:
+          this.assignments.push(node);
+          break;
+        case AST_NODE_TYPES.UpdateExpression:
+          this.updates.push(node);
+          break;
+        case AST_NODE_TYPES.UnaryExpression:
+          if (node.operator === 'delete') this.updates.push(node);
+          break;
+        case AST_NODE_TYPES.MemberExpression:
+          if (node.object.type === AST_NODE_TYPES.ThisExpression) this.thisMembers.push(node);
+          break;
+        case AST_NODE_TYPES.SwitchStatement:
+          this.switches.push(node);
+          break;
+        case AST_NODE_TYPES.ImportDeclaration:
+          for (const spec of node.specifiers) {
+            const imported =
+              spec.type === AST_NODE_TYPES.ImportDefaultSpecifier
+                ? 'default'
+                : spec.type === AST_NODE_TYPES.ImportNamespaceSpecifier
+                  ? '*'
+                  : spec.imported.type === AST_NODE_TYPES.Identifier
+                    ? spec.imported.name
+                    : String(spec.imported.value);
+            this.imports.set(spec.local.name, { source: node.source.value, imported, node: spec });
+          }
+          break;
+        default:
+          break;
+      }
+    });
+    for (const [n, f] of ownerOf) this.owner.set(n, f);
+  }
+
+  /** The innermost function owning a node (null at module top level). */
+  ownerOf(node: Node): FunctionNode | null {
+    const known = this.owner.get(node);
+    if (known !== undefined) return known;
+    let n = node.parent;
+    while (n) {
+      if (isFunction(n)) return n;
+      n = n.parent;
+    }
+    return null;
+  }
+
+  /** The scope a node is in, as ESLint's `getScope` computes it. */
+  scopeOf(node: Node): Scope {
+    const inner = node.type !== AST_NODE_TYPES.Program;
+    for (let n: Node | undefined = node; n; n = n.parent) {
+      const scope = this.scopeManager.acquire(n, inner);
+      if (scope) {
+        if (scope.type === 'function-expression-name') return scope.childScopes[0] as Scope;
+        return scope as Scope;
+      }
+    }
+    return this.scopeManager.scopes[0] as Scope;
+  }
+
+  /** The variable an identifier refers to, if it is declared in this module. */
+  variableOf(id: TSESTree.Identifier): Variable | null {
+    let scope: Scope | null = this.scopeOf(id);
+    const name = id.name;
+    while (scope) {
+      const v = scope.set.get(name);
+      if (v) return v as Variable;
+      scope = scope.upper as Scope | null;
+    }
+    return null;
+  }
+
+  /** Whether a variable is declared at module level (top level of an ES module or script, or a CommonJS wrapper). */
+  isModuleLevel(v: Variable): boolean {
+    const block = v.scope.block;
+    return block.type === AST_NODE_TYPES.Program;
+  }
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+export function isRelativeSource(source: string): boolean {
+  return source.startsWith('./') || source.startsWith('../') || source.startsWith('#') || source.startsWith('@/') || source.startsWith('~/') || source.startsWith('src/');
+}

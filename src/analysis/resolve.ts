@@ -1,0 +1,359 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { isFunction, memberName, propertyKeyName, unwrap, type FunctionNode, type Node } from './ast.js';
+import type { ModuleFacts, Variable } from './module.js';
+
+export type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
+
+/** What an expression may stand for, as far as this module shows. */
+export type Value =
+  | { kind: 'function'; node: FunctionNode }
+  | { kind: 'object'; node: TSESTree.ObjectExpression }
+  | { kind: 'array'; node: TSESTree.ArrayExpression }
+  | { kind: 'class'; node: ClassNode }
+  | { kind: 'instance'; node: ClassNode }
+  | { kind: 'import'; source: string; imported: string; path: string[]; node: Node };
+
+const MAX_DEPTH = 12;
+
+/**
+ * Resolve an expression to the functions, objects, classes and imports it may hold, following const bindings,
+ * single assignments, object properties, array elements bound by loops and `forEach`/`map` callbacks, `bind`,
+ * wrappers that return their argument, and class members. Unknown input yields no values (never a guess).
+ */
+export function resolveValues(facts: ModuleFacts, expr: Node, seen: Set<Node> = new Set(), depth = 0): Value[] {
+  if (depth > MAX_DEPTH) return [];
+  const n = unwrap(expr);
+  if (seen.has(n)) return [];
+  seen.add(n);
+  switch (n.type) {
+    case AST_NODE_TYPES.FunctionExpression:
+    case AST_NODE_TYPES.ArrowFunctionExpression:
+    case AST_NODE_TYPES.FunctionDeclaration:
+      return [{ kind: 'function', node: n }];
+    case AST_NODE_TYPES.ObjectExpression:
+      return [{ kind: 'object', node: n }];
+    case AST_NODE_TYPES.ArrayExpression:
+      return [{ kind: 'array', node: n }];
+    case AST_NODE_TYPES.ClassExpression:
+    case AST_NODE_TYPES.ClassDeclaration:
+      return [{ kind: 'class', node: n }];
+    case AST_NODE_TYPES.NewExpression: {
+      return resolveValues(facts, n.callee, seen, depth + 1).flatMap((v): Value[] =>
+        v.kind === 'class' ? [{ kind: 'instance' as const, node: v.node }] : v.kind === 'import' ? [{ ...v, path: [...v.path, 'new()'] }] : [],
+      );
+    }
+    case AST_NODE_TYPES.Identifier:
+      return resolveIdentifier(facts, n, seen, depth);
+    case AST_NODE_TYPES.MemberExpression:
+      return resolveMember(facts, n, seen, depth);
+    case AST_NODE_TYPES.ConditionalExpression:
+      return [...resolveValues(facts, n.consequent, seen, depth + 1), ...resolveValues(facts, n.alternate, seen, depth + 1)];
+    case AST_NODE_TYPES.LogicalExpression:
+      return [...resolveValues(facts, n.left, seen, depth + 1), ...resolveValues(facts, n.right, seen, depth + 1)];
+    case AST_NODE_TYPES.CallExpression:
+      return resolveCallResult(facts, n, seen, depth);
+    default:
+      return [];
+  }
+}
+
+function resolveCallResult(facts: ModuleFacts, call: TSESTree.CallExpression, seen: Set<Node>, depth: number): Value[] {
+  const callee = unwrap(call.callee);
+  // fn.bind(thisArg) is fn.
+  if (callee.type === AST_NODE_TYPES.MemberExpression && memberName(callee) === 'bind') {
+    return resolveValues(facts, callee.object, seen, depth + 1);
+  }
+  // Object.values(map) / Object.entries(map): the values of a literal map.
+  if (callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.Identifier && callee.object.name === 'Object') {
+    const m = memberName(callee);
+    if ((m === 'values' || m === 'entries') && call.arguments[0]) {
+      const out: Value[] = [];
+      for (const v of resolveValues(facts, call.arguments[0], seen, depth + 1)) {
+        if (v.kind === 'object') out.push({ kind: 'array', node: syntheticArrayOf(v.node) });
+      }
+      return out;
+    }
+  }
+  // `static getInstance()` and factories: what the called function returns.
+  const out: Value[] = [];
+  for (const f of resolveValues(facts, callee, seen, depth + 1)) {
+    if (f.kind !== 'function') continue;
+    for (const r of returnedExpressions(f.node)) out.push(...resolveValues(facts, r, seen, depth + 1));
+  }
+  // Wrapper calls (`withAuth(fn)`, `wrap(createHandler(fn))`): when the callee is unknown, the functions passed in
+  // are what the wrapper ends up running.
+  if (out.length === 0) {
+    for (const a of call.arguments) {
+      const arg = unwrap(a);
+      if (isFunction(arg) || arg.type === AST_NODE_TYPES.Identifier || arg.type === AST_NODE_TYPES.CallExpression || arg.type === AST_NODE_TYPES.MemberExpression) {
+        for (const v of resolveValues(facts, arg, seen, depth + 1)) if (v.kind === 'function') out.push(v);
+      }
+    }
+  }
+  return out;
+}
+
+const syntheticArrays = new WeakMap<TSESTree.ObjectExpression, TSESTree.ArrayExpression>();
+/** The property values of an object literal, viewed as an array (for `Object.values`). */
+function syntheticArrayOf(obj: TSESTree.ObjectExpression): TSESTree.ArrayExpression {
+  let arr = syntheticArrays.get(obj);
+  if (!arr) {
+    const elements = obj.properties.flatMap((p) => (p.type === AST_NODE_TYPES.Property ? [p.value as TSESTree.Expression] : []));
+    arr = { type: AST_NODE_TYPES.ArrayExpression, elements, range: obj.range, loc: obj.loc, parent: obj.parent } as TSESTree.ArrayExpression;
+    syntheticArrays.set(obj, arr);
+  }
+  return arr;
+}
+
+export function returnedExpressions(fn: FunctionNode): Node[] {
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
+  const out: Node[] = [];
+  const stack: Node[] = [...fn.body.body];
+  while (stack.length) {
+    const s = stack.pop()!;
+    switch (s.type) {
+      case AST_NODE_TYPES.ReturnStatement:
+        if (s.argument) out.push(s.argument);
+        break;
+      case AST_NODE_TYPES.IfStatement:
+        stack.push(s.consequent);
+        if (s.alternate) stack.push(s.alternate);
+        break;
+      case AST_NODE_TYPES.BlockStatement:
+        stack.push(...s.body);
+        break;
+      case AST_NODE_TYPES.TryStatement:
+        stack.push(s.block);
+        if (s.handler) stack.push(s.handler.body);
+        if (s.finalizer) stack.push(s.finalizer);
+        break;
+      case AST_NODE_TYPES.SwitchStatement:
+        for (const c of s.cases) stack.push(...c.consequent);
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+function resolveIdentifier(facts: ModuleFacts, id: TSESTree.Identifier, seen: Set<Node>, depth: number): Value[] {
+  const v = facts.variableOf(id);
+  if (!v) return [];
+  return resolveVariable(facts, v, seen, depth);
+}
+
+export function resolveVariable(facts: ModuleFacts, v: Variable, seen: Set<Node> = new Set(), depth = 0): Value[] {
+  const out: Value[] = [];
+  for (const def of v.defs) {
+    switch (def.type) {
+      case 'FunctionName':
+        // `declare function f()` and overload signatures have no body to run.
+        if (isFunction(def.node)) out.push({ kind: 'function', node: def.node });
+        break;
+      case 'ClassName':
+        out.push({ kind: 'class', node: def.node as ClassNode });
+        break;
+      case 'ImportBinding': {
+        const imp = facts.imports.get(v.name);
+        if (imp) out.push({ kind: 'import', source: imp.source, imported: imp.imported, path: [], node: def.node });
+        break;
+      }
+      case 'Variable': {
+        const decl = def.node as TSESTree.VariableDeclarator;
+        if (decl.id.type === AST_NODE_TYPES.Identifier) {
+          if (decl.init) out.push(...resolveValues(facts, decl.init, seen, depth + 1));
+          else out.push(...loopElementValues(facts, decl, seen, depth));
+        } else if (decl.init && decl.id.type === AST_NODE_TYPES.ObjectPattern) {
+          // const { handler } = toolDef
+          const key = destructuredKey(decl.id, v.name);
+          if (key) for (const base of resolveValues(facts, decl.init, seen, depth + 1)) out.push(...propertyOf(facts, base, key, seen, depth));
+        }
+        break;
+      }
+      case 'Parameter':
+        out.push(...parameterValues(facts, def.node as FunctionNode, v, seen, depth));
+        break;
+      default:
+        break;
+    }
+  }
+  // `let handler; handler = fn;` — single assignments elsewhere.
+  if (v.defs.length === 1 && v.defs[0].type === 'Variable' && (v.defs[0].parent as TSESTree.VariableDeclaration | null)?.kind !== 'const') {
+    for (const ref of v.references) {
+      if (!ref.isWrite() || !ref.writeExpr || ref.init) continue;
+      out.push(...resolveValues(facts, ref.writeExpr, seen, depth + 1));
+    }
+  }
+  return out;
+}
+
+function destructuredKey(pattern: TSESTree.ObjectPattern, local: string): string | null {
+  for (const p of pattern.properties) {
+    if (p.type !== AST_NODE_TYPES.Property) continue;
+    const value = p.value.type === AST_NODE_TYPES.AssignmentPattern ? p.value.left : p.value;
+    if (value.type === AST_NODE_TYPES.Identifier && value.name === local) return propertyKeyName(p);
+  }
+  return null;
+}
+
+/** `for (const t of tools)`: the elements of `tools`. */
+function loopElementValues(facts: ModuleFacts, decl: TSESTree.VariableDeclarator, seen: Set<Node>, depth: number): Value[] {
+  const declaration = decl.parent;
+  const loop = declaration?.parent;
+  if (loop && loop.type === AST_NODE_TYPES.ForOfStatement && loop.left === declaration) {
+    return elementsOf(facts, loop.right, seen, depth);
+  }
+  return [];
+}
+
+function elementsOf(facts: ModuleFacts, arrayExpr: Node, seen: Set<Node>, depth: number): Value[] {
+  const out: Value[] = [];
+  for (const a of resolveValues(facts, arrayExpr, seen, depth + 1)) {
+    if (a.kind === 'array') {
+      for (const el of a.node.elements) {
+        if (!el) continue;
+        if (el.type === AST_NODE_TYPES.SpreadElement) out.push(...elementsOf(facts, el.argument, seen, depth + 1));
+        else out.push(...resolveValues(facts, el, seen, depth + 1));
+      }
+    } else if (a.kind === 'import') {
+      out.push({ ...a, path: [...a.path, '[]'] });
+    }
+  }
+  return out;
+}
+
+/** A callback parameter bound to array elements (`tools.forEach(t => …)`) or the same parameter of its call sites. */
+function parameterValues(facts: ModuleFacts, fn: FunctionNode, v: Variable, seen: Set<Node>, depth: number): Value[] {
+  const index = fn.params.findIndex((p) => p.type === AST_NODE_TYPES.Identifier && p.name === v.name);
+  const call = fn.parent;
+  if (index === 0 && call && call.type === AST_NODE_TYPES.CallExpression && call.arguments[0] === fn) {
+    const callee = unwrap(call.callee);
+    if (callee.type === AST_NODE_TYPES.MemberExpression) {
+      const m = memberName(callee);
+      if (m === 'forEach' || m === 'map' || m === 'flatMap' || m === 'filter') return elementsOf(facts, callee.object, seen, depth);
+    }
+  }
+  // A parameter of a same-module function: whatever its call sites pass (project wrappers around `server.tool`).
+  if (index < 0) return [];
+  const out: Value[] = [];
+  for (const site of callSitesOf(facts, fn)) {
+    const arg = site.arguments[index];
+    if (arg && arg.type !== AST_NODE_TYPES.SpreadElement) out.push(...resolveValues(facts, arg, seen, depth + 1));
+  }
+  return out;
+}
+
+const callSiteIndex = new WeakMap<ModuleFacts, Map<FunctionNode, TSESTree.CallExpression[]>>();
+const indexing = new WeakSet<ModuleFacts>();
+
+/** The calls in this module whose callee resolves to `fn` (built once per module; parameters are not followed while building). */
+export function callSitesOf(facts: ModuleFacts, fn: FunctionNode): TSESTree.CallExpression[] {
+  let index = callSiteIndex.get(facts);
+  if (!index) {
+    if (indexing.has(facts)) return [];
+    indexing.add(facts);
+    index = new Map();
+    for (const call of facts.allCalls) {
+      if (call.type !== AST_NODE_TYPES.CallExpression) continue;
+      const callee = unwrap(call.callee);
+      if (callee.type !== AST_NODE_TYPES.Identifier && callee.type !== AST_NODE_TYPES.MemberExpression) continue;
+      for (const v of resolveValues(facts, callee)) {
+        if (v.kind !== 'function') continue;
+        const list = index.get(v.node);
+        if (list) list.push(call);
+        else index.set(v.node, [call]);
+      }
+    }
+    callSiteIndex.set(facts, index);
+    indexing.delete(facts);
+  }
+  return index.get(fn) ?? [];
+}
+
+function resolveMember(facts: ModuleFacts, m: TSESTree.MemberExpression, seen: Set<Node>, depth: number): Value[] {
+  const name = memberName(m);
+  const out: Value[] = [];
+  const obj = unwrap(m.object);
+  if (obj.type === AST_NODE_TYPES.ThisExpression) {
+    const cls = enclosingClass(m);
+    if (cls && name) out.push(...classMember(facts, cls, name, false, seen, depth));
+    return out;
+  }
+  for (const base of resolveValues(facts, obj, seen, depth + 1)) {
+    if (name === null) {
+      // handlers[name]: any value of the map.
+      if (base.kind === 'object') {
+        for (const p of base.node.properties) {
+          if (p.type === AST_NODE_TYPES.Property) out.push(...resolveValues(facts, p.value, seen, depth + 1));
+        }
+      } else if (base.kind === 'array') {
+        out.push(...elementsOf(facts, base.node, seen, depth));
+      }
+      continue;
+    }
+    out.push(...propertyOf(facts, base, name, seen, depth));
+  }
+  return out;
+}
+
+export function propertyOf(facts: ModuleFacts, base: Value, name: string, seen: Set<Node>, depth: number): Value[] {
+  switch (base.kind) {
+    case 'object':
+      for (const p of base.node.properties) {
+        if (p.type === AST_NODE_TYPES.SpreadElement) {
+          for (const b of resolveValues(facts, p.argument, seen, depth + 1)) {
+            const found = propertyOf(facts, b, name, seen, depth + 1);
+            if (found.length) return found;
+          }
+          continue;
+        }
+        if (propertyKeyName(p) === name) return resolveValues(facts, p.value, seen, depth + 1);
+      }
+      return [];
+    case 'class':
+      return classMember(facts, base.node, name, true, seen, depth);
+    case 'instance':
+      return classMember(facts, base.node, name, false, seen, depth);
+    case 'import':
+      return [{ ...base, path: [...base.path, name] }];
+    default:
+      return [];
+  }
+}
+
+export function classMember(facts: ModuleFacts, cls: ClassNode, name: string, isStatic: boolean, seen: Set<Node>, depth: number): Value[] {
+  for (const el of cls.body.body) {
+    if (el.type !== AST_NODE_TYPES.MethodDefinition && el.type !== AST_NODE_TYPES.PropertyDefinition) continue;
+    if (el.static !== isStatic || propertyKeyName(el) !== name) continue;
+    if (el.value) return resolveValues(facts, el.value, seen, depth + 1);
+  }
+  if (!isStatic && cls.superClass) {
+    for (const sup of resolveValues(facts, cls.superClass, seen, depth + 1)) {
+      if (sup.kind === 'class') return classMember(facts, sup.node, name, false, seen, depth + 1);
+    }
+  }
+  return [];
+}
+
+export function enclosingClass(node: Node): ClassNode | null {
+  let n = node.parent;
+  while (n) {
+    if (n.type === AST_NODE_TYPES.ClassBody) {
+      const c = n.parent;
+      if (c && (c.type === AST_NODE_TYPES.ClassDeclaration || c.type === AST_NODE_TYPES.ClassExpression)) return c;
+    }
+    // `this` inside a non-arrow function that is not a class member refers to something else.
+    if ((n.type === AST_NODE_TYPES.FunctionDeclaration || n.type === AST_NODE_TYPES.FunctionExpression) && n.parent?.type !== AST_NODE_TYPES.MethodDefinition) {
+      return null;
+    }
+    n = n.parent;
+  }
+  return null;
+}
+
+export function functionsOf(values: Value[]): FunctionNode[] {
+  const out: FunctionNode[] = [];
+  for (const v of values) if (v.kind === 'function' && !out.includes(v.node)) out.push(v.node);
+  return out;
+}

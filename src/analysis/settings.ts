@@ -1,0 +1,72 @@
+/**
+ * Shared settings, read from `settings['mcp-stateless']` in the user's flat config. Every key is optional and checked:
+ * a wrong key or type stops the lint with one clear line rather than silently changing what is found.
+ */
+export interface McpSettings {
+  /** Extra function or method names that register handlers: their last function argument (and the handler properties of object arguments) serve calls. */
+  registrationFunctions: string[];
+  /** Property and method names that hold the function serving a call in tool-definition objects and classes. */
+  handlerProperties: string[];
+  /** Names of the argument through which a caller passes its scope (workspace, run id). */
+  scopeArguments: string[];
+}
+
+export const DEFAULT_HANDLER_PROPERTIES = ['handler', 'execute', 'call', 'run', 'handle', 'callback', 'logic', 'invoke', 'cb', 'fn'];
+export const DEFAULT_SCOPE_ARGUMENTS = ['workspace', 'runId', 'run_id', 'scope', 'workspaceId', 'workspace_id'];
+
+export const settingsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    registrationFunctions: {
+      type: 'array',
+      items: { type: 'string', minLength: 1 },
+      description: 'Extra function or method names that register a handler (project wrappers around server.tool).',
+    },
+    handlerProperties: {
+      type: 'array',
+      items: { type: 'string', minLength: 1 },
+      description: 'Property/method names holding the handler in tool-definition objects and classes (replaces the default list).',
+    },
+    scopeArguments: {
+      type: 'array',
+      items: { type: 'string', minLength: 1 },
+      description: "Names of the caller's scope argument (replaces the default list).",
+    },
+  },
+} as const;
+
+const KEYS = Object.keys(settingsSchema.properties);
+
+function stringArray(value: unknown, key: string): string[] {
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && v.length > 0)) {
+    throw new Error(`mcp-stateless: settings['mcp-stateless'].${key} must be an array of non-empty strings`);
+  }
+  return value as string[];
+}
+
+/** Read and check the shared settings; defaults for what is absent. Throws one clear line on bad input. */
+export function readSettings(all: Readonly<Record<string, unknown>> | undefined): McpSettings {
+  const raw = all?.['mcp-stateless'];
+  const out: McpSettings = {
+    registrationFunctions: [],
+    handlerProperties: DEFAULT_HANDLER_PROPERTIES,
+    scopeArguments: DEFAULT_SCOPE_ARGUMENTS,
+  };
+  if (raw === undefined) return out;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new Error("mcp-stateless: settings['mcp-stateless'] must be an object");
+  }
+  for (const [key, value] of Object.entries(raw)) {
+    if (!KEYS.includes(key)) {
+      throw new Error(`mcp-stateless: settings['mcp-stateless'] has unknown key '${key}' (known: ${KEYS.join(', ')})`);
+    }
+    out[key as keyof McpSettings] = stringArray(value, key);
+  }
+  return out;
+}
+
+/** A stable cache key for settings (they are plain JSON). */
+export function settingsKey(s: McpSettings): string {
+  return JSON.stringify(s);
+}

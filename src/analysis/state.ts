@@ -1,0 +1,421 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { calleeName, isFunction, memberName, memberPath, outerOf, unwrap, type FunctionNode, type Node } from './ast.js';
+import { isRelativeSource, type ModuleFacts, type Variable } from './module.js';
+import { classMember, enclosingClass, resolveValues, type ClassNode } from './resolve.js';
+
+/** Where a binding that outlives a call lives. */
+export type StateScope =
+  /** Module top level (or a class static field): shared by every caller of the process. */
+  | 'module'
+  /** A factory or class instance that registers handlers: shared by every call on that server instance. */
+  | 'instance'
+  /** Imported from one of the project's own modules: module state of that module. */
+  | 'import';
+
+export type ContainerKind = 'array' | 'map' | 'set' | 'weak' | 'object' | 'instance' | 'primitive' | 'unset' | 'unknown';
+
+export interface StateBinding {
+  /** Stable identity (one per variable or per class field). */
+  key: string;
+  /** How reports name it: `history`, `this.currentPage`, `SessionStore.cache`. */
+  name: string;
+  scope: StateScope;
+  container: ContainerKind;
+  /** Declaration node (for "declared at line N"). */
+  decl: Node;
+  /** The function the binding is declared in, for instance state. */
+  factory: FunctionNode | null;
+  /** Class name for `this` fields of long-lived instances. */
+  className?: string;
+}
+
+export type AccessKind =
+  /** `history.push(x)`, `map.set(k, v)`, `Object.assign(obj, …)` */
+  | 'mutate'
+  /** `counts[k] = v`, `delete cache[k]` */
+  | 'entryWrite'
+  /** `state.current = x` */
+  | 'fieldWrite'
+  /** `current = x` */
+  | 'assign'
+  /** `count++`, `total += n`, `list = [...list, x]`, `counts[k]++` */
+  | 'accumulate'
+  /** `client ??= …`, `if (!client) client = …` */
+  | 'lazyInit'
+  | 'read';
+
+export interface StateAccess {
+  binding: StateBinding;
+  kind: AccessKind;
+  /** The node to report at. */
+  node: Node;
+  /** Member path after the binding (`['current']` for `state.current = x`). */
+  path: string[];
+  /** The mutating/accessor method, when there is one. */
+  method?: string;
+  /** Key expressions used on the way (`map.get(k)`, `obj[k]`). */
+  keys: Node[];
+  /** The assigned value, for writes. */
+  value?: Node;
+}
+
+const ARRAY_MUTATORS = new Set(['push', 'unshift', 'splice', 'pop', 'shift', 'sort', 'reverse', 'fill', 'copyWithin']);
+const COLLECTION_MUTATORS = new Set(['set', 'add', 'delete', 'clear']);
+const ACCESSORS = new Set(['get', 'at', 'find', 'findLast']);
+const KEYED_READS = new Set(['get', 'has']);
+const CACHE_CLASS = /(Map|Set|Cache|LRU|Lru)$/;
+
+function containerOf(facts: ModuleFacts, init: Node | null | undefined): ContainerKind {
+  if (!init) return 'unset';
+  const n = unwrap(init);
+  switch (n.type) {
+    case AST_NODE_TYPES.ArrayExpression:
+      return 'array';
+    case AST_NODE_TYPES.ObjectExpression:
+      return 'object';
+    case AST_NODE_TYPES.Literal:
+    case AST_NODE_TYPES.TemplateLiteral:
+    case AST_NODE_TYPES.UnaryExpression:
+    case AST_NODE_TYPES.BinaryExpression:
+      return 'primitive';
+    case AST_NODE_TYPES.Identifier:
+      return n.name === 'undefined' ? 'unset' : 'unknown';
+    case AST_NODE_TYPES.NewExpression: {
+      const c = calleeName(n.callee);
+      if (c === 'Map') return 'map';
+      if (c === 'Set') return 'set';
+      if (c === 'WeakMap' || c === 'WeakSet' || c === 'WeakRef') return 'weak';
+      if (c === 'Array') return 'array';
+      if (c && CACHE_CLASS.test(c)) return 'map';
+      return 'instance';
+    }
+    case AST_NODE_TYPES.CallExpression: {
+      const callee = unwrap(n.callee);
+      if (callee.type === AST_NODE_TYPES.MemberExpression && memberPath(callee)?.[0] === 'Array') return 'array';
+      return 'unknown';
+    }
+    default:
+      if (isFunction(n)) return 'unknown';
+      return facts ? 'unknown' : 'unknown';
+  }
+}
+
+export function isMutatingMethod(container: ContainerKind, method: string): boolean {
+  if (ARRAY_MUTATORS.has(method)) {
+    // `pop`/`shift`/`sort`… on something that is not known to be an array might be anything; push/unshift/splice are
+    // array-only in practice.
+    return container === 'array' || container === 'unknown' || container === 'unset' || method === 'push' || method === 'unshift' || method === 'splice';
+  }
+  if (COLLECTION_MUTATORS.has(method)) return container === 'map' || container === 'set' || container === 'weak';
+  return false;
+}
+
+/**
+ * Find every use, in handler code, of a binding that outlives a call, and say what the use does.
+ * `handlerOf` tells whether a node runs as part of serving a call.
+ */
+export function collectStateAccesses(facts: ModuleFacts, isHandlerCode: (node: Node) => boolean, classLongLived: (cls: ClassNode) => 'module' | 'instance' | null): StateAccess[] {
+  const out: StateAccess[] = [];
+  for (const scope of facts.scopeManager.scopes) {
+    const block = scope.block;
+    let stateScope: StateScope;
+    let factory: FunctionNode | null = null;
+    if (block.type === AST_NODE_TYPES.Program) stateScope = 'module';
+    else if (isFunction(block) && scope.type === 'function' && !isHandlerCode(block) && !isHandlerCode(block.body)) {
+      stateScope = 'instance';
+      factory = block;
+    } else continue;
+    for (const v of scope.variables) {
+      const def = v.defs[0];
+      if (!def) continue;
+      let binding: StateBinding | null = null;
+      if (def.type === 'Variable') {
+        const decl = def.node as TSESTree.VariableDeclarator;
+        if (decl.id.type !== AST_NODE_TYPES.Identifier) continue;
+        const kindOfDecl = (def.parent as TSESTree.VariableDeclaration).kind;
+        const container = containerOf(facts, decl.init);
+        if (decl.init && isFunction(unwrap(decl.init))) continue;
+        if (kindOfDecl === 'const' && container === 'primitive') continue;
+        if (decl.init && resolveValues(facts, decl.init).some((x) => x.kind === 'function' || x.kind === 'class')) continue;
+        binding = { key: `v:${decl.range[0]}`, name: v.name, scope: stateScope, container, decl, factory };
+      } else if (def.type === 'ImportBinding' && stateScope === 'module') {
+        const imp = facts.imports.get(v.name);
+        if (!imp || !isRelativeSource(imp.source)) continue;
+        binding = { key: `i:${v.name}`, name: v.name, scope: 'import', container: 'unknown', decl: def.node, factory: null };
+      } else if (def.type === 'ClassName') {
+        const cls = def.node as ClassNode;
+        collectStaticFieldAccesses(facts, v, cls, isHandlerCode, stateScope, out);
+        continue;
+      } else continue;
+      for (const ref of v.references) {
+        if (ref.init) continue;
+        const id = ref.identifier as TSESTree.Identifier;
+        if (!isHandlerCode(id)) continue;
+        classifyUse(facts, binding, id, out, new Set());
+      }
+    }
+  }
+  // `this.field` in methods of long-lived instances.
+  for (const m of facts.thisMembers) {
+    const name = memberName(m);
+    if (name === null) continue;
+    if (!isHandlerCode(m)) continue;
+    const cls = enclosingClass(m);
+    if (!cls) continue;
+    const life = classLongLived(cls);
+    if (!life) continue;
+    // Methods are not state.
+    const member = classMember(facts, cls, name, false, new Set(), 0);
+    if (member.some((x) => x.kind === 'function')) continue;
+    const className = cls.id?.name ?? 'this';
+    const binding: StateBinding = {
+      key: `t:${cls.range[0]}:${name}`,
+      name: `this.${name}`,
+      scope: life,
+      container: fieldContainer(facts, cls, name),
+      decl: cls,
+      factory: null,
+      className,
+    };
+    classifyUse(facts, binding, m, out, new Set());
+  }
+  return out;
+}
+
+function fieldContainer(facts: ModuleFacts, cls: ClassNode, name: string): ContainerKind {
+  for (const el of cls.body.body) {
+    if (el.type === AST_NODE_TYPES.PropertyDefinition && !el.static && !el.computed && el.key.type === AST_NODE_TYPES.Identifier && el.key.name === name) {
+      return containerOf(facts, el.value);
+    }
+    if (el.type === AST_NODE_TYPES.MethodDefinition && el.kind === 'constructor' && el.value.body) {
+      for (const st of el.value.body.body) {
+        if (st.type !== AST_NODE_TYPES.ExpressionStatement || st.expression.type !== AST_NODE_TYPES.AssignmentExpression) continue;
+        const path = memberPath(st.expression.left);
+        if (path && path.length === 2 && path[0] === 'this' && path[1] === name) return containerOf(facts, st.expression.right);
+      }
+    }
+  }
+  return 'unknown';
+}
+
+function collectStaticFieldAccesses(facts: ModuleFacts, v: Variable, cls: ClassNode, isHandlerCode: (n: Node) => boolean, scope: StateScope, out: StateAccess[]): void {
+  const statics = new Map<string, TSESTree.PropertyDefinition>();
+  for (const el of cls.body.body) {
+    if (el.type === AST_NODE_TYPES.PropertyDefinition && el.static && !el.computed && el.key.type === AST_NODE_TYPES.Identifier) statics.set(el.key.name, el);
+  }
+  if (statics.size === 0) return;
+  const uses: Node[] = [];
+  for (const ref of v.references) uses.push(ref.identifier);
+  // `this.cache` inside static methods is the class too.
+  for (const m of facts.thisMembers) {
+    const p = m.parent;
+    const fn = facts.ownerOf(m);
+    if (p && fn && fn.parent?.type === AST_NODE_TYPES.MethodDefinition && fn.parent.static && enclosingClass(m) === cls) uses.push(m.object);
+  }
+  for (const id of uses) {
+    const member = outerOf(id).parent;
+    if (!member || member.type !== AST_NODE_TYPES.MemberExpression || member.object !== outerOf(id)) continue;
+    const name = memberName(member);
+    if (!name || !statics.has(name)) continue;
+    if (!isHandlerCode(member)) continue;
+    const field = statics.get(name)!;
+    const binding: StateBinding = {
+      key: `s:${field.range[0]}`,
+      name: `${cls.id?.name ?? 'class'}.${name}`,
+      scope: scope === 'instance' ? 'instance' : 'module',
+      container: containerOf(facts, field.value),
+      decl: field,
+      factory: null,
+    };
+    classifyUse(facts, binding, member, out, new Set());
+  }
+}
+
+/** Follow one use of a binding outward and record what it does. */
+function classifyUse(facts: ModuleFacts, binding: StateBinding, base: Node, out: StateAccess[], aliasSeen: Set<Variable>): void {
+  const keys: Node[] = [];
+  const path: string[] = [];
+  let cur: Node = outerOf(base);
+  let container = binding.container;
+  for (;;) {
+    const p = cur.parent;
+    if (!p) break;
+    if (p.type === AST_NODE_TYPES.MemberExpression && p.object === cur) {
+      const name = memberName(p);
+      const callParent = outerOf(p).parent;
+      if (callParent && callParent.type === AST_NODE_TYPES.CallExpression && callParent.callee === outerOf(p) && name !== null) {
+        const a0 = callParent.arguments[0];
+        if (isMutatingMethod(path.length === 0 ? container : 'unknown', name) || (path.length > 0 && (ARRAY_MUTATORS.has(name) || (COLLECTION_MUTATORS.has(name) && name !== 'delete')))) {
+          if (a0 && name !== 'push' && name !== 'unshift') keys.push(a0);
+          out.push({ binding, kind: 'mutate', node: callParent, path, method: name, keys, value: a0 });
+          return;
+        }
+        if (ACCESSORS.has(name)) {
+          if (a0) keys.push(a0);
+          path.push(`${name}()`);
+          cur = outerOf(callParent);
+          container = 'unknown';
+          continue;
+        }
+        if (KEYED_READS.has(name) && a0) keys.push(a0);
+        out.push({ binding, kind: 'read', node: callParent, path, method: name, keys });
+        return;
+      }
+      if (p.computed) {
+        if (name === null) keys.push(p.property);
+        path.push(name === null ? '[]' : name);
+      } else path.push(name ?? '?');
+      cur = outerOf(p);
+      continue;
+    }
+    if (p.type === AST_NODE_TYPES.AssignmentExpression && p.left === cur) {
+      if (cur === outerOf(base)) {
+        out.push({ binding, kind: assignmentKind(facts, p, base), node: p, path, keys, value: p.right });
+      } else {
+        const last = cur.type === AST_NODE_TYPES.MemberExpression ? cur : null;
+        const computed = !!last && last.computed && memberName(last) === null;
+        const kind: AccessKind = p.operator !== '=' && p.operator !== '??=' && p.operator !== '||=' ? 'accumulate' : isLazy(p, cur) ? 'lazyInit' : computed ? 'entryWrite' : 'fieldWrite';
+        out.push({ binding, kind, node: p, path, keys, value: p.right });
+      }
+      return;
+    }
+    if (p.type === AST_NODE_TYPES.UpdateExpression) {
+      out.push({ binding, kind: 'accumulate', node: p, path, keys });
+      return;
+    }
+    if (p.type === AST_NODE_TYPES.UnaryExpression && p.operator === 'delete' && cur !== outerOf(base)) {
+      out.push({ binding, kind: 'entryWrite', node: p, path, keys });
+      return;
+    }
+    if (p.type === AST_NODE_TYPES.CallExpression && p.arguments[0] === cur) {
+      const callee = memberPath(p.callee);
+      if (callee && callee[0] === 'Object' && callee[1] === 'assign') {
+        out.push({ binding, kind: 'mutate', node: p, path, method: 'Object.assign', keys, value: p.arguments[1] });
+        return;
+      }
+    }
+    if (p.type === AST_NODE_TYPES.VariableDeclarator && p.init === cur && p.id.type === AST_NODE_TYPES.Identifier) {
+      // const h = history; h.push(x) — follow the alias.
+      const alias = facts.variableOf(p.id);
+      if (alias && !aliasSeen.has(alias)) {
+        aliasSeen.add(alias);
+        const aliasBinding = path.length === 0 ? binding : { ...binding, name: `${binding.name}.${path.join('.')}`, container: 'unknown' as ContainerKind };
+        for (const ref of alias.references) {
+          if (ref.init) continue;
+          classifyUse(facts, aliasBinding, ref.identifier, out, aliasSeen);
+        }
+      }
+      out.push({ binding, kind: 'read', node: cur, path, keys });
+      return;
+    }
+    break;
+  }
+  out.push({ binding, kind: 'read', node: cur, path, keys });
+}
+
+function referencesSame(node: Node, target: Node): boolean {
+  const a = memberPath(node);
+  const b = memberPath(target);
+  return !!a && !!b && a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function assignmentKind(facts: ModuleFacts, p: TSESTree.AssignmentExpression, base: Node): AccessKind {
+  if (p.operator === '??=' || p.operator === '||=') return 'lazyInit';
+  if (p.operator !== '=') return 'accumulate';
+  const right = unwrap(p.right);
+  if (right.type === AST_NODE_TYPES.LogicalExpression && (right.operator === '??' || right.operator === '||') && referencesSame(right.left, base)) return 'lazyInit';
+  if (isLazy(p, base)) return 'lazyInit';
+  if (mentions(right, base)) return 'accumulate';
+  void facts;
+  return 'assign';
+}
+
+/** `x = [...x, v]`, `x = x.concat(v)`, `x = x + 1`: the new value is built from the old one. */
+function mentions(expr: Node, target: Node): boolean {
+  const stack: Node[] = [expr];
+  while (stack.length) {
+    const n = unwrap(stack.pop()!);
+    if (referencesSame(n, target)) return true;
+    switch (n.type) {
+      case AST_NODE_TYPES.ArrayExpression:
+        for (const e of n.elements) if (e) stack.push(e.type === AST_NODE_TYPES.SpreadElement ? e.argument : e);
+        break;
+      case AST_NODE_TYPES.ObjectExpression:
+        for (const p of n.properties) if (p.type === AST_NODE_TYPES.SpreadElement) stack.push(p.argument);
+        break;
+      case AST_NODE_TYPES.BinaryExpression:
+        stack.push(n.left, n.right);
+        break;
+      case AST_NODE_TYPES.CallExpression: {
+        const c = unwrap(n.callee);
+        if (c.type === AST_NODE_TYPES.MemberExpression) stack.push(c.object);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return false;
+}
+
+/** Is this assignment guarded by a test that the target is not set yet (`if (!client)`, `if (client) return client`)? */
+function isLazy(assign: TSESTree.AssignmentExpression, target: Node): boolean {
+  let child: Node = assign;
+  let n: Node | undefined = assign.parent;
+  while (n && !isFunction(n)) {
+    if (n.type === AST_NODE_TYPES.IfStatement && n.consequent === child && testsAbsence(n.test, target)) return true;
+    if (n.type === AST_NODE_TYPES.ConditionalExpression && n.consequent === child && testsAbsence(n.test, target)) return true;
+    if (n.type === AST_NODE_TYPES.LogicalExpression && n.right === child && (n.operator === '||' || n.operator === '??') && referencesSame(n.left, target)) return true;
+    if (n.type === AST_NODE_TYPES.BlockStatement || n.type === AST_NODE_TYPES.Program) {
+      // `if (client) return client;` earlier in the same block.
+      const idx = n.body.indexOf(child as TSESTree.Statement);
+      for (let i = 0; i < idx; i++) {
+        const s = n.body[i];
+        if (s.type === AST_NODE_TYPES.IfStatement && testsPresence(s.test, target) && exits(s.consequent)) return true;
+      }
+    }
+    child = n;
+    n = n.parent;
+  }
+  return false;
+}
+
+function exits(s: Node): boolean {
+  if (s.type === AST_NODE_TYPES.ReturnStatement || s.type === AST_NODE_TYPES.ThrowStatement) return true;
+  if (s.type === AST_NODE_TYPES.BlockStatement) return s.body.some(exits);
+  return false;
+}
+
+function testsAbsence(test: Node, target: Node): boolean {
+  const t = unwrap(test);
+  if (t.type === AST_NODE_TYPES.UnaryExpression && t.operator === '!') return refersTo(t.argument, target);
+  if (t.type === AST_NODE_TYPES.BinaryExpression && (t.operator === '==' || t.operator === '===')) {
+    const other = refersTo(t.left, target) ? t.right : refersTo(t.right, target) ? t.left : null;
+    if (other) {
+      const o = unwrap(other);
+      return (o.type === AST_NODE_TYPES.Literal && o.value === null) || (o.type === AST_NODE_TYPES.Identifier && o.name === 'undefined');
+    }
+    const tl = unwrap(t.left);
+    if (tl.type === AST_NODE_TYPES.UnaryExpression && tl.operator === 'typeof' && refersTo(tl.argument, target)) return true;
+  }
+  if (t.type === AST_NODE_TYPES.LogicalExpression) return testsAbsence(t.left, target) || testsAbsence(t.right, target);
+  return false;
+}
+
+function testsPresence(test: Node, target: Node): boolean {
+  const t = unwrap(test);
+  if (refersTo(t, target) && (t.type === AST_NODE_TYPES.Identifier || t.type === AST_NODE_TYPES.MemberExpression)) return true;
+  if (t.type === AST_NODE_TYPES.LogicalExpression && t.operator === '&&') return testsPresence(t.left, target);
+  return false;
+}
+
+/** `client`, `client.connected`, `this.browser?.isConnected()`: a test about the target. */
+function refersTo(expr: Node, target: Node): boolean {
+  let n: Node = unwrap(expr);
+  for (;;) {
+    if (referencesSame(n, target)) return true;
+    if (n.type === AST_NODE_TYPES.MemberExpression) n = unwrap(n.object);
+    else if (n.type === AST_NODE_TYPES.CallExpression) n = unwrap(n.callee);
+    else return false;
+  }
+}

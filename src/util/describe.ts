@@ -1,0 +1,44 @@
+import { functionDisplayName } from '../analysis/ast.js';
+import { describeHandler, type HandlerRef } from '../analysis/model.js';
+import type { StateAccess, StateBinding } from '../analysis/state.js';
+import type { TSESTree } from '@typescript-eslint/utils';
+
+/** Where a binding lives and who shares it, in the words reports use. */
+export function describeBinding(b: StateBinding): string {
+  switch (b.scope) {
+    case 'module':
+      return b.className
+        ? `\`${b.name}\` belongs to the one long-lived \`${b.className}\` instance, shared by every caller`
+        : `\`${b.name}\` is module-level, shared by every caller`;
+    case 'import':
+      return `\`${b.name}\` is imported module state, shared by every caller`;
+    case 'instance': {
+      if (b.className) return `\`${b.name}\` belongs to the \`${b.className}\` server instance, shared by every call on this server instance`;
+      const f = b.factory ? functionDisplayName(b.factory) : null;
+      return `\`${b.name}\` lives in ${f ? `\`${f}()\`` : 'the enclosing function'}, shared by every call on this server instance`;
+    }
+  }
+}
+
+export function handlerPhrase(h: HandlerRef | null): string {
+  return h ? describeHandler(h) : 'handler code';
+}
+
+/** `history.push(…)`, `counts[…] = …`: a short name for what an access does. */
+export function accessPhrase(a: StateAccess): string {
+  const target = a.path.length ? `${a.binding.name}.${a.path.join('.').replace(/\.\[\]/g, '[…]')}` : a.binding.name;
+  switch (a.kind) {
+    case 'mutate':
+      return a.method === 'Object.assign' ? `Object.assign(${target}, …)` : `${target}.${a.method}(…)`;
+    case 'entryWrite':
+      return `writes an entry of ${target}`;
+    case 'accumulate':
+      return `updates ${target} from its previous value`;
+    default:
+      return target;
+  }
+}
+
+export function lineOf(node: TSESTree.Node): number {
+  return node.loc.start.line;
+}

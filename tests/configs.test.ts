@@ -1,0 +1,36 @@
+// Configs are derived from rule metadata; this checks the derivation and the plugin's shape.
+import { describe, expect, it } from 'vitest';
+import plugin from '../src/index.js';
+
+describe('plugin', () => {
+  it('has meta with name, namespace and version', () => {
+    expect(plugin.meta).toEqual({ name: 'eslint-plugin-mcp-stateless', namespace: 'mcp-stateless', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+  });
+
+  it('recommended turns on exactly the rules marked recommended (and not type-checked)', () => {
+    const expected = Object.entries(plugin.rules)
+      .filter(([, r]) => (r.meta.docs as { recommended?: string; requiresTypeChecking?: boolean }).recommended === 'recommended' && !(r.meta.docs as { requiresTypeChecking?: boolean }).requiresTypeChecking)
+      .map(([n]) => `mcp-stateless/${n}`)
+      .sort();
+    const config = plugin.configs.recommended.find((c) => c.rules)!;
+    expect(Object.keys(config.rules!).sort()).toEqual(expected);
+    expect(config.plugins!['mcp-stateless']).toBe(plugin);
+  });
+
+  it('strict is a superset of recommended and applies strictOptions', () => {
+    const rec = Object.keys(plugin.configs.recommended.find((c) => c.rules)!.rules!);
+    const strict = plugin.configs.strict.find((c) => c.rules)!.rules!;
+    for (const id of rec) expect(strict).toHaveProperty(id);
+    for (const [name, rule] of Object.entries(plugin.rules)) {
+      const so = (rule.meta.docs as { strictOptions?: unknown[] }).strictOptions;
+      if (so) expect(strict[`mcp-stateless/${name}`]).toEqual(['error', ...so]);
+    }
+  });
+
+  it('every rule has a docs URL derived from its name and defaultOptions in meta', () => {
+    for (const [name, rule] of Object.entries(plugin.rules)) {
+      expect(rule.meta.docs!.url).toMatch(new RegExp(`/docs/rules/${name}\\.md$`));
+      expect(Array.isArray((rule.meta as { defaultOptions?: unknown[] }).defaultOptions)).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,67 @@
+// End to end: the ESLint Node API with configs.recommended over the bundled example servers, and the CLI on them.
+import tsParser from '@typescript-eslint/parser';
+import { ESLint } from 'eslint';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import plugin from '../../src/index.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const run = promisify(execFile);
+
+async function lintExamples(config: 'recommended' | 'strict') {
+  const eslint = new ESLint({
+    cwd: root,
+    overrideConfigFile: true,
+    overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tsParser as never } }, ...(plugin.configs[config] as never[])],
+  });
+  const results = await eslint.lintFiles(['examples/']);
+  return results
+    .flatMap((r) => r.messages.map((m) => `${path.relative(root, r.filePath)}:${m.line}:${m.column} ${m.ruleId}`))
+    .sort();
+}
+
+const LEAKY = [
+  'examples/leaky-server/server.ts:15:3 mcp-stateless/no-module-accumulator',
+  'examples/leaky-server/server.ts:23:5 mcp-stateless/no-session-keyed-state',
+  'examples/leaky-server/server.ts:32:5 mcp-stateless/no-cross-call-binding',
+  'examples/leaky-server/server.ts:41:22 mcp-stateless/no-first-caller-cache',
+  'examples/leaky-server/server.ts:42:5 mcp-stateless/no-process-global-mutation',
+];
+
+describe('example servers', () => {
+  it('recommended reports exactly the leaky server’s hazards and nothing in the clean one', async () => {
+    expect(await lintExamples('recommended')).toEqual(LEAKY.slice().sort());
+  });
+
+  it('the CLI exits 1 and prints each hazard on the examples, zero config', async () => {
+    const err = await run('node', ['bin/mcp-stateless.js', 'examples/'], { cwd: root }).catch((e: { code: number; stdout: string }) => e);
+    expect((err as { code: number }).code).toBe(1);
+    const out = (err as { stdout: string }).stdout;
+    for (const rule of ['no-module-accumulator', 'no-session-keyed-state', 'no-cross-call-binding', 'no-first-caller-cache', 'no-process-global-mutation']) {
+      expect(out).toContain(`mcp-stateless/${rule}`);
+    }
+    expect(out).not.toContain('clean-server');
+  });
+
+  it('the CLI exits 0 on the clean server and says so', async () => {
+    const { stdout } = await run('node', ['bin/mcp-stateless.js', 'examples/clean-server'], { cwd: root });
+    expect(stdout).toContain('no statelessness hazards found in 1 file(s)');
+  });
+
+  it('the CLI gives JSON with --format json', async () => {
+    const err = await run('node', ['bin/mcp-stateless.js', '--format', 'json', 'examples/leaky-server'], { cwd: root }).catch((e: { stdout: string }) => e);
+    const parsed = JSON.parse((err as { stdout: string }).stdout) as { messages: { ruleId: string }[] }[];
+    expect(parsed[0].messages).toHaveLength(LEAKY.length);
+  });
+
+  it('the CLI exits 2 with one line for a missing path or a bad option', async () => {
+    const missing = await run('node', ['bin/mcp-stateless.js', 'no/such/dir'], { cwd: root }).catch((e: { code: number; stderr: string }) => e);
+    expect((missing as { code: number }).code).toBe(2);
+    expect((missing as { stderr: string }).stderr.trim()).toBe('mcp-stateless: no such file or directory: no/such/dir');
+    const bad = await run('node', ['bin/mcp-stateless.js', '--frobnicate'], { cwd: root }).catch((e: { code: number; stderr: string }) => e);
+    expect((bad as { code: number }).code).toBe(2);
+    expect((bad as { stderr: string }).stderr.split('\n')[0]).toMatch(/^mcp-stateless: Unknown option '--frobnicate'/);
+  });
+});

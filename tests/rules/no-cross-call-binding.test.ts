@@ -1,0 +1,63 @@
+import { RuleTester } from '@typescript-eslint/rule-tester';
+import rule from '../../rules/no-cross-call-binding.js';
+
+const ruleTester = new RuleTester();
+const header = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 't', version: '1' });
+`;
+
+ruleTester.run('no-cross-call-binding', rule, {
+  valid: [
+    // Assigned at start-up, read by handlers.
+    `${header}let mode = 'fast';
+mode = process.env.MODE ?? mode;
+server.tool('m', {}, async () => ({ content: [{ type: 'text', text: mode }] }));`,
+    // Written by a handler, never read by handler code.
+    `${header}let lastCalledAt = 0;
+server.tool('t', {}, async () => { lastCalledAt = Date.now(); return { content: [] }; });`,
+    // Locals with the same name as module state.
+    `${header}let current: string | null = null;
+server.tool('t', {}, async ({ x }) => { let current = x; current = current + '!'; return { content: [{ type: 'text', text: current }] }; });
+export function reset() { current = null; }`,
+    // A per-call instance.
+    `${header}class Session { target = ''; }
+server.tool('t', {}, async ({ x }) => { const s = new Session(); s.target = x; return { content: [{ type: 'text', text: s.target }] }; });`,
+    // The server variable itself, assigned in main().
+    `${header}let transport: unknown;
+async function main() { transport = {}; }
+server.tool('t', {}, async () => ({ content: [] }));`,
+  ],
+  invalid: [
+    {
+      code: `${header}let currentTarget: string | null = null;
+server.tool('set_target', { host: z.string() }, async ({ host }) => {
+  currentTarget = host;
+  return { content: [] };
+});
+server.tool('scan', {}, async () => ({ content: [{ type: 'text', text: String(currentTarget) }] }));`,
+      errors: [{ messageId: 'crossCall', line: 5, column: 3, data: { binding: '`currentTarget` is module-level, shared by every caller', writer: "tool 'set_target'", reader: "tool 'scan'", target: 'currentTarget', line: '8' } }],
+    },
+    {
+      // A field of a module-level state object, read by the same handler on its next call.
+      code: `${header}const state = { lastResult: '' };
+server.registerTool('run', { inputSchema: {} }, async ({ cmd }) => {
+  const previous = state.lastResult;
+  state.lastResult = cmd;
+  return { content: [{ type: 'text', text: previous }] };
+});`,
+      errors: [{ messageId: 'crossCall', line: 6, column: 3, data: { binding: '`state` is module-level, shared by every caller', writer: "tool 'run'", reader: 'its next call', target: 'state.lastResult', line: '5' } }],
+    },
+    {
+      // A singleton class instance whose method keeps `this.currentPage`.
+      code: `${header}class Browser {
+  currentPage = '';
+  open(url: string) { this.currentPage = url; }
+  read() { return this.currentPage; }
+}
+const browser = new Browser();
+server.tool('open', {}, async ({ url }) => { browser.open(url); return { content: [] }; });
+server.tool('read', {}, async () => ({ content: [{ type: 'text', text: browser.read() }] }));`,
+      errors: [{ messageId: 'crossCall', line: 5, column: 23 }],
+    },
+  ],
+});

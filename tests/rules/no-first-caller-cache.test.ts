@@ -1,0 +1,64 @@
+import { RuleTester } from '@typescript-eslint/rule-tester';
+import rule from '../../rules/no-first-caller-cache.js';
+
+const ruleTester = new RuleTester();
+const header = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 't', version: '1' });
+declare function connect(opts: unknown): Promise<any>;
+`;
+
+ruleTester.run('no-first-caller-cache', rule, {
+  valid: [
+    // Built once at start-up from server configuration.
+    `${header}const client = await connect({ token: process.env.TOKEN });
+server.tool('q', {}, async () => ({ content: [{ type: 'text', text: await client.get() }] }));`,
+    // Built per call.
+    `${header}server.tool('q', {}, async ({ token }) => { const client = await connect({ token }); return { content: [] }; });`,
+    // A lazy client from server configuration with a neutral name (recommended default).
+    `${header}let octokit: any;
+function getClient() { if (!octokit) octokit = connect({ auth: process.env.GITHUB_TOKEN }); return octokit; }
+server.tool('q', {}, async () => { await getClient(); return { content: [] }; });`,
+    // Lazy init at start-up, outside handlers.
+    `${header}let browser: any;
+async function init() { browser ??= await connect({}); }
+await init();
+server.tool('q', {}, async () => ({ content: [] }));`,
+  ],
+  invalid: [
+    {
+      code: `${header}let apiClient: any = null;
+server.tool('q', {}, async ({ token }) => {
+  if (!apiClient) apiClient = await connect({ token });
+  return { content: [] };
+});`,
+      errors: [{ messageId: 'fromCaller', line: 6, column: 19 }],
+    },
+    {
+      // Credentials from the request context (v1 extra.authInfo).
+      code: `${header}let session: any;
+server.registerTool('q', { inputSchema: {} }, async (_args, extra) => {
+  session ??= await connect(extra.authInfo);
+  return { content: [] };
+});`,
+      errors: [{ messageId: 'fromCaller', line: 6, column: 3 }],
+    },
+    {
+      // A lazily launched browser shared by every caller, behind an early return.
+      code: `${header}let browser: any;
+async function ensureBrowser() {
+  if (browser) return browser;
+  browser = await connect({ headless: true });
+  return browser;
+}
+server.tool('goto', {}, async ({ url }) => { const b = await ensureBrowser(); await b.goto(url); return { content: [] }; });`,
+      errors: [{ messageId: 'firstCall', line: 7, column: 3 }],
+    },
+    {
+      // strict: any lazy fill in handler code.
+      code: `${header}let octokit: any;
+server.tool('q', {}, async () => { octokit = octokit || connect({ auth: process.env.GITHUB_TOKEN }); return { content: [] }; });`,
+      options: [{ reportConfigOnly: true }],
+      errors: [{ messageId: 'firstCall', line: 5, column: 36 }],
+    },
+  ],
+});

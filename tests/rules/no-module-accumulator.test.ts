@@ -1,0 +1,108 @@
+import { RuleTester } from '@typescript-eslint/rule-tester';
+import rule from '../../rules/no-module-accumulator.js';
+
+const ruleTester = new RuleTester();
+
+const header = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 't', version: '1' });
+`;
+
+ruleTester.run('no-module-accumulator', rule, {
+  valid: [
+    // Read-only lookup table.
+    `${header}const LEVELS = ['low', 'high'];
+server.tool('levels', {}, async () => ({ content: [{ type: 'text', text: LEVELS.join() }] }));`,
+    // Filled at start-up only, read by handlers.
+    `${header}const defaults: string[] = [];
+defaults.push('--fast');
+server.tool('flags', {}, async () => ({ content: [{ type: 'text', text: defaults.join() }] }));`,
+    // A container created inside the call.
+    `${header}server.tool('collect', {}, async (args) => { const chunks: string[] = []; chunks.push('a'); const m = new Map(); m.set('k', 1); return { content: [] }; });`,
+    // A Map keyed by the caller's own workspace argument.
+    `${header}const busy = new Map<string, boolean>();
+server.registerTool('run', { inputSchema: {} }, async ({ workspace }) => { busy.set(workspace, true); busy.delete(workspace); return { content: [] }; });`,
+    // A WeakMap keyed by an object made for this call.
+    `${header}const meta = new WeakMap<object, number>();
+server.tool('w', {}, async (args) => { const req = { at: 1 }; meta.set(req, 1); return { content: [] }; });`,
+    // A module function that mutates a container but no handler reaches it.
+    `${header}const log: string[] = [];
+function onStartup() { log.push('up'); }
+onStartup();`,
+    // A counter nobody reads in handler code.
+    `${header}let calls = 0;
+server.tool('ping', {}, async () => { calls++; return { content: [] }; });`,
+    // Logging through a logger is not state.
+    `${header}const logger = { info(msg: string) { console.error(msg); } };
+server.tool('log', {}, async () => { logger.info('x'); return { content: [] }; });`,
+    // db.delete on a client object is not an in-memory container.
+    `${header}const db = createDb();
+server.tool('rm', {}, async ({ id }) => { await db.delete(id); return { content: [] }; });
+declare function createDb(): any;`,
+    // Not an MCP handler at all.
+    `const items: number[] = [];
+export function add(n: number) { items.push(n); }`,
+  ],
+  invalid: [
+    {
+      code: `${header}const history: string[] = [];
+server.tool('think', { t: z.string() }, async ({ t }) => {
+  history.push(t);
+  return { content: [] };
+});`,
+      errors: [{ messageId: 'accumulator', line: 5, column: 3, suggestions: null }],
+    },
+    {
+      // Through a helper the handler calls, and through an alias.
+      code: `${header}const log: string[] = [];
+function record(x: string) {
+  const l = log;
+  l.push(x);
+}
+server.registerTool('rec', { inputSchema: {} }, async ({ x }) => { record(x); return { content: [] }; });`,
+      errors: [{ messageId: 'accumulator', line: 6, column: 3, data: { binding: '`log` is module-level, shared by every caller', handler: "tool 'rec'", what: 'log.push(…)' } }],
+    },
+    {
+      // Counter map written with a key the caller does not own, and spread-reassign.
+      code: `${header}const counts: Record<string, number> = {};
+let seen: string[] = [];
+server.tool('hit', {}, async ({ url }) => {
+  counts[url] = (counts[url] ?? 0) + 1;
+  seen = [...seen, url];
+  return { content: [{ type: 'text', text: String(seen.length) }] };
+});`,
+      errors: [
+        { messageId: 'accumulator', line: 6, column: 3 },
+        { messageId: 'accumulator', line: 7, column: 3 },
+      ],
+    },
+    {
+      // Low-level server with a dispatcher: the report names the routed tool.
+      code: `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+const server = new Server({ name: 't', version: '1' }, { capabilities: { tools: {} } });
+const store = new Map<string, string>();
+function save(args: any) { store.set(args.key, args.value); return { content: [] }; }
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  switch (request.params.name) {
+    case 'save':
+      return save(request.params.arguments);
+    default:
+      throw new Error('unknown');
+  }
+});`,
+      errors: [{ messageId: 'accumulator', line: 5, column: 28 }],
+    },
+    {
+      // fastmcp execute, factory scope.
+      code: `import { FastMCP } from 'fastmcp';
+export function build() {
+  const server = new FastMCP({ name: 'f', version: '1.0.0' });
+  const seen = new Set<string>();
+  server.addTool({ name: 'see', parameters: schema, execute: async (args) => { seen.add(args.id); return 'ok'; } });
+  return server;
+}
+declare const schema: any;`,
+      errors: [{ messageId: 'accumulator', line: 5, column: 80 }],
+    },
+  ],
+});
