@@ -5,13 +5,11 @@ import { Linter as Linter9 } from 'eslint9';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { rules } from '../rules/index.js';
-import { buildConfigs, PREFIX } from '../src/configs.js';
+import { PREFIX } from '../src/configs.js';
+import plugin, { configs } from '../src/index.js';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/definitions/${name}`, import.meta.url), 'utf8');
 
-// The plugin as src/index.ts assembles it (built from source here, so the tests need no build step).
-const plugin = { meta: { name: 'eslint-plugin-mcp-stateless', namespace: PREFIX, version: '0.0.0-test' }, rules };
-const configs = buildConfigs(plugin as never, rules);
 const DEFINITION_RULES = [
   'mcp-stateless/no-implicit-global-share',
   'mcp-stateless/require-max-concurrent',
@@ -145,7 +143,7 @@ describe('definition rules on JSON registry files', () => {
 
   it('works on JSON5 values the rules care about (Infinity, unquoted keys)', () => {
     const config = [
-      { files: ['**/*.json5'], language: 'json/json5', plugins: { json, 'mcp-stateless': plugin }, rules: { 'mcp-stateless/require-max-concurrent': 'error' } },
+      { files: ['**/*.json5'], language: 'json/json5', plugins: { json, 'mcp-stateless': plugin as never }, rules: { 'mcp-stateless/require-max-concurrent': 'error' } },
     ];
     const messages = new Linter({ configType: 'flat' }).verify(
       `{ name: 'kali', concurrencyModel: 'shared', maxConcurrent: Infinity }`,
