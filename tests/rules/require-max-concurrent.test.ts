@@ -22,6 +22,8 @@ ruleTester.run('require-max-concurrent', rule, {
     `const ui = { mode: 'shared', layout: 'grid' };`,
     `const cache = { model: 'shared', size: 10 };`,
     `const llm = { name: 'planner', options: { model: 'shared' } };`,
+    `await pMap(items, fetchOne, { concurrency: 8 });`,
+    `const queue = { name: 'jobs', concurrency: { limit: 4 } };`,
     // Unresolvable values are unknown, never guessed at.
     `import { MAX } from './limits.js';
      const server = { name: 'kali', concurrencyModel: 'shared', maxConcurrent: MAX };`,
