@@ -34,12 +34,17 @@ export default createRule<Options, MessageId>({
       'Program:exit'() {
         const model = getServerModel(context);
         const all = model.stateAccesses();
+        // One report per binding and handler: the same state written on several lines is one hazard.
+        const seen = new Set<string>();
         for (const w of all) {
           if (w.kind !== 'assign' && w.kind !== 'fieldWrite') continue;
           if (w.binding.container === 'map' || w.binding.container === 'set' || w.binding.container === 'weak') continue;
           const reads = all.filter((r) => r.kind === 'read' && overlaps(w, r)).sort((a, b) => a.node.range[0] - b.node.range[0]);
           if (reads.length === 0) continue;
           const writer = model.handlerOf(w.node);
+          const once = `${w.binding.key}|${writer?.registration.handler.range[0]}`;
+          if (seen.has(once)) continue;
+          seen.add(once);
           // Prefer a read in another handler: that is where the crossing is plainest.
           const other = reads.find((r) => model.handlerOf(r.node)?.registration !== writer?.registration) ?? reads[0];
           const reader = model.handlerOf(other.node);

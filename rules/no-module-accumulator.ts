@@ -31,6 +31,8 @@ export default createRule<Options, MessageId>({
       'Program:exit'() {
         const model = getServerModel(context);
         const all = model.stateAccesses();
+        // One report per binding and handler: the same container mutated on several lines is one hazard.
+        const seen = new Set<string>();
         for (const a of all) {
           if (a.kind !== 'mutate' && a.kind !== 'entryWrite' && a.kind !== 'accumulate') continue;
           // A key the caller supplied (its workspace or run id) keeps entries apart; session keys are another rule's.
@@ -39,6 +41,9 @@ export default createRule<Options, MessageId>({
           if (a.binding.container === 'weak' && a.path.length === 0 && a.keys.length > 0 && a.keys.every((k) => !model.origins.has(k, 'module'))) continue;
           // A plain counter that no handler reads carries nothing from one caller to another.
           if (a.kind === 'accumulate' && a.path.length === 0 && (a.binding.container === 'primitive' || a.binding.container === 'unset') && !isReadByHandlers(all, a.binding.key)) continue;
+          const once = `${a.binding.key}|${model.handlerOf(a.node)?.registration.handler.range[0]}`;
+          if (seen.has(once)) continue;
+          seen.add(once);
           context.report({
             node: a.node,
             messageId: 'accumulator',

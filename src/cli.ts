@@ -1,4 +1,4 @@
-import { ESLint } from 'eslint';
+import { ESLint, type Linter } from 'eslint';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -7,6 +7,7 @@ import plugin from './index.js';
 
 const USAGE = `Usage: mcp-stateless [options] [paths...]
        mcp-stateless probe [options] -- <server command...>   (see: mcp-stateless probe --help)
+       mcp-stateless report [options] [paths...]              (see: mcp-stateless report --help)
 
 Lints MCP server source for statelessness hazards with the plugin's recommended config; no config file needed.
 
@@ -30,11 +31,62 @@ export function zeroConfig(strict: boolean): ESLint.Options['overrideConfig'] {
   ];
 }
 
+/** ESLint ignores files outside its cwd: lint from the working directory, or from the paths' common ancestor. */
+function lintRoot(absPaths: string[]): string {
+  const here = process.cwd();
+  const inside = (p: string) => p === here || p.startsWith(here + path.sep);
+  if (absPaths.every(inside)) return here;
+  let root = path.dirname(absPaths[0]);
+  for (const p of absPaths) {
+    while (!(p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep))) root = path.dirname(root);
+  }
+  return root;
+}
+
+/** Why these paths and config file cannot be linted (one line), or null. Shared by the lint and report commands. */
+export function inputProblem(paths: string[], config: string | undefined): string | null {
+  for (const p of paths) if (!existsSync(p)) return `no such file or directory: ${p}`;
+  if (config && !existsSync(config)) return `config file not found: ${config}`;
+  return null;
+}
+
+/**
+ * The ESLint instance the lint and report commands lint `paths` with: the project's config file, or the zero config
+ * (or a given flat config), rooted so that every path is linted; `extra` config objects go on top.
+ */
+export function createESLint(
+  paths: string[],
+  options: { strict?: boolean; config?: string; overrideConfig?: Linter.Config[] },
+  extra: Linter.Config[] = [],
+): ESLint {
+  const cwd = lintRoot(paths.map((p) => path.resolve(p)));
+  if (options.config) return new ESLint({ cwd, overrideConfigFile: path.resolve(options.config), overrideConfig: extra });
+  const base = options.overrideConfig ?? (zeroConfig(!!options.strict) as Linter.Config[]);
+  return new ESLint({ cwd, overrideConfigFile: true, overrideConfig: [...base, ...extra] });
+}
+
+const FOREIGN = /^Definition for rule '(.+)' was not found\.$/;
+
+function withoutForeignRuleErrors(r: ESLint.LintResult): ESLint.LintResult {
+  const messages = r.messages.filter((m) => {
+    const match = m.ruleId && FOREIGN.exec(m.message);
+    return !(match && !m.ruleId!.startsWith('mcp-stateless/'));
+  });
+  if (messages.length === r.messages.length) return r;
+  const errorCount = messages.filter((m) => m.severity === 2).length;
+  const warningCount = messages.filter((m) => m.severity === 1).length;
+  return { ...r, messages, errorCount, warningCount, fatalErrorCount: messages.filter((m) => m.fatal).length };
+}
+
 export async function main(argv: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
   if (argv[0] === 'probe') {
     const probeModule = './probe/cli.js';
     const { probeMain } = (await import(probeModule)) as { probeMain: (a: string[]) => Promise<number> };
     return probeMain(argv.slice(1));
+  }
+  if (argv[0] === 'report') {
+    const { reportMain } = await import('./report.js');
+    return reportMain(argv.slice(1), out, err);
   }
   let values: { strict?: boolean; config?: string; format?: string; help?: boolean };
   let positionals: string[];
@@ -63,26 +115,22 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
     return 2;
   }
   const paths = positionals.length ? positionals : ['.'];
-  for (const p of paths) {
-    if (!existsSync(p)) {
-      err.write(`mcp-stateless: no such file or directory: ${p}\n`);
-      return 2;
-    }
-  }
-  if (values.config && !existsSync(values.config)) {
-    err.write(`mcp-stateless: config file not found: ${values.config}\n`);
+  const problem = inputProblem(paths, values.config);
+  if (problem) {
+    err.write(`mcp-stateless: ${problem}\n`);
     return 2;
   }
-  const eslint = values.config
-    ? new ESLint({ overrideConfigFile: path.resolve(values.config) })
-    : new ESLint({ overrideConfigFile: true, overrideConfig: zeroConfig(!!values.strict) });
+  const eslint = createESLint(paths, { strict: values.strict, config: values.config });
   let results: ESLint.LintResult[];
   try {
-    results = await eslint.lintFiles(paths);
+    results = await eslint.lintFiles(paths.map((p) => path.resolve(p)));
   } catch (e) {
     err.write(`mcp-stateless: ${(e as Error).message.split('\n')[0]}\n`);
     return 2;
   }
+  // Zero config knows only this plugin's rules: a project's `eslint-disable` comments for other plugins' rules are not
+  // ours to judge, so drop ESLint's "Definition for rule … was not found" for them.
+  if (!values.config) results = results.map(withoutForeignRuleErrors);
   const formatter = await eslint.loadFormatter(format);
   const text = await formatter.format(results);
   if (text) out.write(text.endsWith('\n') ? text : `${text}\n`);

@@ -55,6 +55,7 @@ export class ServerModel {
   handlerOf(node: Node): HandlerRef | null {
     let f = this.facts.ownerOf(node);
     while (f) {
+      if (isBrowserSide(f)) return null;
       const r = this.reached.get(f);
       if (r) return r;
       f = this.facts.ownerOf(f);
@@ -108,7 +109,7 @@ export class ServerModel {
       const [fn, ref] = queue.shift()!;
       if (this.reached.has(fn)) continue;
       this.reached.set(fn, ref);
-      for (const child of facts.childFunctions.get(fn) ?? []) queue.push([child, ref]);
+      for (const child of facts.childFunctions.get(fn) ?? []) if (!isBrowserSide(child)) queue.push([child, ref]);
       for (const call of facts.callsByOwner.get(fn) ?? []) {
         const targets: FunctionNode[] = [];
         for (const v of resolveValues(facts, call.callee)) {
@@ -137,6 +138,16 @@ export class ServerModel {
   callSitesOf(fn: FunctionNode): TSESTree.CallExpression[] {
     return callSitesOf(this.facts, fn);
   }
+}
+
+const BROWSER_SIDE = new Set(['evaluate', 'evaluateHandle', '$eval', '$$eval', 'addInitScript', 'evaluateOnNewDocument', 'waitForFunction', 'addScriptTag']);
+
+/** A function handed to `page.evaluate(…)` and friends runs in the browser, not in the server process. */
+function isBrowserSide(fn: FunctionNode): boolean {
+  const p = fn.parent;
+  if (!p || p.type !== AST_NODE_TYPES.CallExpression || !p.arguments.includes(fn as never)) return false;
+  const name = calleeName(p.callee);
+  return !!name && BROWSER_SIDE.has(name) && unwrap(p.callee).type === AST_NODE_TYPES.MemberExpression;
 }
 
 function enclosingClassStaticOrSelf(node: Node, cls: ClassNode): boolean {

@@ -232,11 +232,11 @@ function collectStaticFieldAccesses(facts: ModuleFacts, v: Variable, cls: ClassN
 }
 
 /** Follow one use of a binding outward and record what it does. */
-function classifyUse(facts: ModuleFacts, binding: StateBinding, base: Node, out: StateAccess[], aliasSeen: Set<Variable>): void {
-  const keys: Node[] = [];
-  const path: string[] = [];
+function classifyUse(facts: ModuleFacts, binding: StateBinding, base: Node, out: StateAccess[], aliasSeen: Set<Variable>, prefix: string[] = [], prefixKeys: Node[] = [], viaAlias = false): void {
+  const keys: Node[] = [...prefixKeys];
+  const path: string[] = [...prefix];
   let cur: Node = outerOf(base);
-  let container = binding.container;
+  let container = prefix.length ? 'unknown' : binding.container;
   for (;;) {
     const p = cur.parent;
     if (!p) break;
@@ -269,6 +269,7 @@ function classifyUse(facts: ModuleFacts, binding: StateBinding, base: Node, out:
       continue;
     }
     if (p.type === AST_NODE_TYPES.AssignmentExpression && p.left === cur) {
+      if (cur === outerOf(base) && viaAlias) return; // `alias = other` rebinds the local, not the state
       if (cur === outerOf(base)) {
         out.push({ binding, kind: assignmentKind(facts, p, base), node: p, path, keys, value: p.right });
       } else {
@@ -280,6 +281,7 @@ function classifyUse(facts: ModuleFacts, binding: StateBinding, base: Node, out:
       return;
     }
     if (p.type === AST_NODE_TYPES.UpdateExpression) {
+      if (cur === outerOf(base) && viaAlias) return;
       out.push({ binding, kind: 'accumulate', node: p, path, keys });
       return;
     }
@@ -299,10 +301,9 @@ function classifyUse(facts: ModuleFacts, binding: StateBinding, base: Node, out:
       const alias = facts.variableOf(p.id);
       if (alias && !aliasSeen.has(alias)) {
         aliasSeen.add(alias);
-        const aliasBinding = path.length === 0 ? binding : { ...binding, name: `${binding.name}.${path.join('.')}`, container: 'unknown' as ContainerKind };
         for (const ref of alias.references) {
           if (ref.init) continue;
-          classifyUse(facts, aliasBinding, ref.identifier, out, aliasSeen);
+          classifyUse(facts, binding, ref.identifier, out, aliasSeen, path, keys, true);
         }
       }
       out.push({ binding, kind: 'read', node: cur, path, keys });

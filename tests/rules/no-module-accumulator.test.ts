@@ -44,6 +44,16 @@ export function add(n: number) { items.push(n); }`,
   ],
   invalid: [
     {
+      // One report per container and handler, at the first mutation.
+      code: `${header}const events: string[] = [];
+server.tool('ev', {}, async ({ a, b }) => {
+  events.push(a);
+  events.push(b);
+  return { content: [] };
+});`,
+      errors: [{ messageId: 'accumulator', line: 5, column: 3 }],
+    },
+    {
       code: `${header}const history: string[] = [];
 server.tool('think', { t: z.string() }, async ({ t }) => {
   history.push(t);

@@ -18,6 +18,9 @@ server.tool('t', {}, async () => ({ content: [] }));`,
     `${header}server.tool('t', {}, async ({ workspace }) => { const env = { ...process.env, HOME: workspace }; env.TMPDIR = workspace; return { content: [{ type: 'text', text: process.env.PATH ?? '' }] }; });`,
     // process.umask() with no argument only reads it.
     `${header}server.tool('t', {}, async () => ({ content: [{ type: 'text', text: String(process.umask()) }] }));`,
+    // Code handed to page.evaluate runs in the browser, not in the server process.
+    `${header}server.tool('t', {}, async () => { await page.evaluate(() => { (window as any).helper = 1; console.log = () => {}; }); return { content: [] }; });
+declare const page: any;`,
     // A local called process.
     `${header}server.tool('t', {}, async () => { const process = { env: {} as Record<string, string> }; process.env.X = '1'; return { content: [] }; });`,
   ],
