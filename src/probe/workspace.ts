@@ -1,0 +1,67 @@
+import { lstat, open, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { findForeignMarkers } from './markers.js';
+import type { WorkspaceCheck } from './types.js';
+
+const MAX_FILES = 2000;
+const MAX_BYTES = 1024 * 1024;
+
+async function readHead(file: string): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(MAX_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, MAX_BYTES, 0);
+    return buffer.subarray(0, bytesRead).toString('latin1');
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Look through a session's workspace directory: it must exist, hold the session's own marker from this
+ * round, and hold no other session's marker in any file (first MB of up to 2000 regular files; symlinks
+ * are not followed).
+ */
+export async function checkWorkspace(
+  session: string,
+  dir: string,
+  ownMarker: string,
+  others: readonly string[],
+  runId: string,
+): Promise<WorkspaceCheck> {
+  const check: WorkspaceCheck = { session, dir, exists: false, files: 0, ownMarker: false, foreignMarkers: [] };
+  try {
+    if (!(await lstat(dir)).isDirectory()) return check;
+  } catch {
+    return check;
+  }
+  check.exists = true;
+  const stack = [dir];
+  while (stack.length > 0 && check.files < MAX_FILES) {
+    const current = stack.pop() as string;
+    let entries;
+    try {
+      entries = await readdir(current, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const full = path.join(current, entry.name);
+      if (entry.isDirectory()) stack.push(full);
+      else if (entry.isFile() && check.files < MAX_FILES) {
+        check.files++;
+        let text: string;
+        try {
+          text = await readHead(full);
+        } catch {
+          continue;
+        }
+        if (text.includes(ownMarker)) check.ownMarker = true;
+        for (const marker of findForeignMarkers(text, others, runId)) {
+          check.foreignMarkers.push({ marker, file: path.relative(dir, full) });
+        }
+      }
+    }
+  }
+  return check;
+}
