@@ -1,0 +1,213 @@
+import { createServer, type Server } from 'node:http';
+import { existsSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  assertionStatuses,
+  cli,
+  errorLine,
+  failedAssertions,
+  fixture,
+  newTag,
+  processesWith,
+  scratchDir,
+  startHttpFixture,
+  type HttpFixture,
+} from './helpers.js';
+
+const FILE_TAG = newTag('probe-http');
+const scratch = scratchDir('probe-http');
+const RUNS_ROOT = path.join(scratch.dir, 'runs');
+const env = (tag: string) => ({
+  PROBE_TEST_TAG: `${FILE_TAG}-${tag}`,
+  RUNS_ROOT,
+  FIXED_OUTPUT_PATH: path.join(scratch.dir, `${tag}-output.log`),
+});
+
+/** Start an HTTP fixture that is stopped (its whole process group) when the test finishes. */
+async function serve(name: string, args: string[], tag: string, onTestFinished: OnTestFinished): Promise<HttpFixture> {
+  const server = await startHttpFixture(name, args, env(tag));
+  onTestFinished(() => server.stop());
+  return server;
+}
+type OnTestFinished = (fn: () => Promise<void>) => void;
+
+afterAll(() => {
+  expect(processesWith(FILE_TAG, { prefix: true })).toEqual([]);
+  scratch.remove();
+});
+
+const json = ['--format', 'json'];
+
+describe.concurrent('probe over Streamable HTTP: verdicts', () => {
+  it('passes the clean command runner (one McpServer + transport per session), with three sessions', async ({ onTestFinished }) => {
+    const server = await serve('clean.mjs', [], 'clean', onTestFinished);
+    const run = await cli([...json, '--url', server.url, '--rounds', '2', '--sessions', '3', '--workspace-root', RUNS_ROOT]);
+    const result = run.json!;
+    expect({ code: run.code, verdict: result.verdict }).toEqual({ code: 0, verdict: 'pass' });
+    expect(result.target).toEqual({ transport: 'http', url: server.url });
+    expect(result.settings.secondProcess).toBe(false);
+    expect(result.sessions.map((s) => `${s.name}@${s.connection}`)).toEqual([
+      'alpha@HTTP session 1 (alpha)',
+      'bravo@HTTP session 2 (bravo)',
+      'charlie@HTTP session 3 (charlie)',
+    ]);
+    // independent sessions, each with its own Mcp-Session-Id
+    const ids = result.connections.map((c) => c.sessionId);
+    expect(ids).toHaveLength(3);
+    expect(new Set(ids).size).toBe(3);
+    // per round: 6 isolation + 3 own-marker + 3 workspace assertions, all passed
+    expect(result.rounds.map((r) => [r.passed, r.assertions.length, r.assertions.every((a) => a.status === 'passed')])).toEqual([
+      [true, 12, true],
+      [true, 12, true],
+    ]);
+    expect(result.teardown).toMatchObject({ status: 'passed', tool: 'teardown_workspace', workspacesRemoved: { alpha: true, bravo: true, charlie: true } });
+    for (const s of result.sessions) expect(existsSync(path.join(RUNS_ROOT, s.workspace))).toBe(false);
+  });
+
+  it('finds the module-level "current workspace" race across sessions', async ({ onTestFinished }) => {
+    const server = await serve('current-workspace.mjs', [], 'current', onTestFinished);
+    const run = await cli([...json, '--url', server.url, '--rounds', '2', '--workspace-root', RUNS_ROOT]);
+    expect({ code: run.code, verdict: run.json!.verdict }).toEqual({ code: 1, verdict: 'leak' });
+    const leaks = failedAssertions(run.json!, 'isolation');
+    expect(leaks.length).toBeGreaterThan(0);
+    expect(leaks.every((l) => /alpha->bravo|bravo->alpha/.test(l))).toBe(true);
+  });
+
+  it('finds output read back through a fixed path', async ({ onTestFinished }) => {
+    const server = await serve('fixed-path.mjs', [], 'fixed', onTestFinished);
+    const run = await cli([...json, '--url', server.url, '--rounds', '2']);
+    expect({ code: run.code, verdict: run.json!.verdict }).toEqual({ code: 1, verdict: 'leak' });
+    expect(failedAssertions(run.json!, 'isolation').length).toBeGreaterThan(0);
+  });
+
+  it('finds per-session notes filed under the wrong session', async ({ onTestFinished }) => {
+    const server = await serve('session-notes.mjs', [], 'notes', onTestFinished);
+    const run = await cli([...json, '--url', server.url, '--rounds', '2', '--tool', 'add_note', '--args', '{"text":"{marker}"}']);
+    expect({ code: run.code, verdict: run.json!.verdict }).toEqual({ code: 1, verdict: 'leak' });
+    expect(failedAssertions(run.json!, 'isolation').length).toBeGreaterThan(0);
+  });
+
+  it('fails a server that returns nothing', async ({ onTestFinished }) => {
+    const server = await serve('empty.mjs', [], 'empty', onTestFinished);
+    const run = await cli([...json, '--url', server.url, '--rounds', '1']);
+    expect({ code: run.code, verdict: run.json!.verdict }).toEqual({ code: 1, verdict: 'fail' });
+    expect(assertionStatuses(run.json!, 'isolation')).toEqual(['passed']);
+    expect(failedAssertions(run.json!, 'own-marker')).toEqual(['1:alpha', '1:bravo']);
+  });
+});
+
+describe.concurrent('probe over Streamable HTTP: one McpServer shared by every session (GHSA-345p-7cg4-v4c7)', () => {
+  it('reports the leak when replies go to the session that connected last', async ({ onTestFinished }) => {
+    const server = await serve('shared-server.mjs', [], 'shared', onTestFinished);
+    const run = await cli([...json, '--url', server.url, '--rounds', '3', '--call-timeout', '1500ms']);
+    const result = run.json!;
+    expect({ code: run.code, verdict: result.verdict }).toEqual({ code: 1, verdict: 'leak' });
+    // bravo connected last: every reply goes to it, so it reads alpha's output and alpha gets nothing.
+    // A timeout while the other session is answered does not stop the run: every round ran.
+    expect(result.rounds).toHaveLength(3);
+    expect(failedAssertions(result, 'isolation').every((l) => l.endsWith(':bravo->alpha'))).toBe(true);
+    expect(failedAssertions(result, 'isolation').length).toBeGreaterThan(0);
+    expect(result.rounds.map((r) => r.calls.find((c) => c.session === 'alpha')!.outcome)).toEqual(['timeout', 'timeout', 'timeout']);
+    expect(result.reason).toMatch(
+      /^leak in [123] of 3 rounds: round [123]: bravo received alpha's marker alpha-[123]-[0-9a-f]{8}; also round 1: alpha got no answer to tools\/call within 1\.50 s \(--call-timeout\) while bravo was answered$/,
+    );
+    expect(result.teardown.status).toBe('not-run');
+  });
+
+  it('with the advisory code as written, SDK 1.32.2 refuses the second session: a clear failure', async ({ onTestFinished }) => {
+    const server = await serve('shared-server.mjs', ['--verbatim'], 'verbatim', onTestFinished);
+    const run = await cli(['--url', server.url, '--rounds', '1', '--call-timeout', '5s']);
+    expect(run.code).toBe(2);
+    expect(errorLine(run)).toMatch(/could not open HTTP session 2 \(bravo\) at .*Already connected to a transport/);
+  });
+});
+
+describe.concurrent('probe over Streamable HTTP: servers it cannot probe', () => {
+  it('a server that hangs in tools/call', async ({ onTestFinished }) => {
+    const server = await serve('hang.mjs', [], 'hang', onTestFinished);
+    const run = await cli(['--url', server.url, '--call-timeout', '1500ms']);
+    expect(run.code).toBe(2);
+    expect(errorLine(run)).toMatch(/round 1: (alpha|bravo) got no answer to tools\/call within 1\.50 s/);
+    expect(run.ms).toBeLessThan(20_000);
+  });
+
+  it('a server that never answers initialize', async ({ onTestFinished }) => {
+    const server = await serve('hang.mjs', ['--on-init'], 'hang-init', onTestFinished);
+    const run = await cli(['--url', server.url, '--connect-timeout', '1500ms']);
+    expect(run.code).toBe(2);
+    expect(errorLine(run)).toMatch(/HTTP session 1 \(alpha\) got no answer to initialize from .* within 1\.50 s \(--connect-timeout\)$/);
+    expect(run.ms).toBeLessThan(20_000);
+  });
+
+  it('nothing listening', async () => {
+    const port = await freePort();
+    const run = await cli(['--url', `http://127.0.0.1:${port}/mcp`]);
+    expect(run.code).toBe(2);
+    expect(errorLine(run)).toMatch(/could not open HTTP session 1 \(alpha\) at http:\/\/127\.0\.0\.1:\d+\/mcp: .*ECONNREFUSED/);
+  });
+
+  it('an HTTP endpoint that is not MCP', async () => {
+    const web: Server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html>hello</html>');
+    });
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (web.address() as { port: number }).port;
+      const run = await cli(['--url', `http://127.0.0.1:${port}/mcp`]);
+      expect(run.code).toBe(2);
+      expect(errorLine(run)).toMatch(/could not open HTTP session 1 \(alpha\).*content type/i);
+    } finally {
+      web.closeAllConnections();
+      await new Promise((resolve) => web.close(resolve));
+    }
+  });
+});
+
+describe.concurrent('probe over Streamable HTTP: server started by the probe', () => {
+  it('starts the server, waits for the port, probes, and stops the whole tree', async () => {
+    const port = await freePort();
+    const tag = `${FILE_TAG}-own`;
+    const run = await cli([
+      ...json, '--url', `http://127.0.0.1:${port}/mcp`, '--rounds', '1', '--env', `PROBE_TEST_TAG=${tag}`, '--env', `RUNS_ROOT=${RUNS_ROOT}`,
+      '--', process.execPath, fixture('clean.mjs'), '--http', String(port),
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.json!.target.command?.slice(1)).toEqual([fixture('clean.mjs'), '--http', String(port)]);
+    expect(processesWith(tag)).toEqual([]);
+  });
+
+  it('a server that exits before listening', async () => {
+    const port = await freePort();
+    const tag = `${FILE_TAG}-own-crash`;
+    const run = await cli(['--url', `http://127.0.0.1:${port}/mcp`, '--env', `PROBE_TEST_TAG=${tag}`, '--', process.execPath, fixture('crash.mjs'), '--on-start']);
+    expect(run.code).toBe(2);
+    expect(errorLine(run)).toMatch(/the server process \(pid \d+\) exited with code 3 before listening on 127\.0\.0\.1:\d+; last stderr line: "fatal/);
+    expect(processesWith(tag)).toEqual([]);
+  });
+
+  it('a hanging HTTP server that ignores SIGTERM is killed with its grandchild', async () => {
+    const port = await freePort();
+    const tag = `${FILE_TAG}-own-hang`;
+    const run = await cli([
+      '--url', `http://127.0.0.1:${port}/mcp`, '--call-timeout', '1500ms', '--env', `PROBE_TEST_TAG=${tag}`,
+      '--', process.execPath, fixture('hang.mjs'), '--http', String(port),
+    ]);
+    expect(run.code).toBe(2);
+    expect(errorLine(run)).toMatch(/round 1: (alpha|bravo) got no answer to tools\/call within 1\.50 s \(--call-timeout\)$/);
+    expect(processesWith(tag)).toEqual([]);
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
