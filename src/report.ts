@@ -344,7 +344,7 @@ function verdictOf(r: Omit<Report, 'verdict' | 'exitCode'>): Report['verdict'] {
     return {
       status: 'hazards',
       text:
-        `${plural(n, 'static hazard')} found by ${plural(rules, 'rule')} in ${where} of ${files}` +
+        `${plural(n, 'static hazard')} found by ${plural(rules, 'rule')} in ${where === r.files.length ? '' : `${where} of `}${files}` +
         (unparsed ? ` (and ${plural(unparsed, 'file')} could not be parsed)` : '') +
         ': not ready to register as shared. Fix each one or keep the server sidecar; once none are found, ' +
         `${PROBE}.`,

@@ -118,7 +118,7 @@ describe('report on the example servers', () => {
     expect(report.rulesRun).toEqual(Object.keys(configs.recommended[0]!.rules!).sort());
     expect(report.definitions).toEqual([]);
     expect(report.verdict.status).toBe('hazards');
-    expect(report.verdict.text).toMatch(new RegExp(`^${report.hazards.total} static hazards found by \\d+ rules in \\d+ of ${report.files.length} files: not ready to register as shared`));
+    expect(report.verdict.text).toMatch(new RegExp(`^${report.hazards.total} static hazards found by \\d+ rules in (\\d+ of )?${report.files.length} files: not ready to register as shared`));
     expect(report.verdict.text).toContain('the interleaved probe is still required');
     expect(report.exitCode).toBe(1);
   });
@@ -312,6 +312,25 @@ describe('report on definition records', () => {
       ['record', 'scratch', 'pass'],
     ]);
     expect(report.definitions.flatMap((d) => d.findings).length).toBe(report.hazards.total);
+  });
+});
+
+describe('docs/report.md', () => {
+  const doc = readFileSync(abs('docs/report.md'), 'utf8');
+
+  it('shows the real report of the clean example (the rules-run list and version elided)', async () => {
+    const shown = /```markdown\n([\s\S]*?)```/.exec(doc)![1]!;
+    const { stdout } = await cli('--strict', abs('examples/clean-server/server.ts'));
+    const elide = (md: string) => md.replace(/^- Config: `strict` \(rules run: .*\)$/m, '- Config: `strict` (rules run: …)').replace(/^- Version: .*$/m, '- Version: …');
+    expect(elide(shown)).toBe(elide(stdout));
+  });
+
+  it('quotes the leaky example’s verdict and shows the JSON’s keys', async () => {
+    const report = await buildReport([abs('examples/leaky-server/server.ts')]);
+    expect(report.verdict.text.startsWith('5 static hazards found by 5 rules in 1 file: not ready to register as shared')).toBe(true);
+    expect(doc).toContain('"5 static hazards found by 5 rules in 1 file: not ready to\nregister as shared…"');
+    const shown = JSON.parse(/```json\n([\s\S]*?)```/.exec(doc)![1]!) as Record<string, unknown>;
+    expect(Object.keys(shown)).toEqual(Object.keys(report));
   });
 });
 
