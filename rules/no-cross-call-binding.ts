@@ -42,7 +42,7 @@ export default createRule<Options, MessageId>({
           const reads = all.filter((r) => r.kind === 'read' && overlaps(w, r)).sort((a, b) => a.node.range[0] - b.node.range[0]);
           if (reads.length === 0) continue;
           const writer = model.handlerOf(w.node);
-          const once = `${w.binding.key}|${writer?.registration.handler.range[0]}`;
+          const once = `${w.binding.key}|${writer ? describeHandler(writer) : ''}`;
           if (seen.has(once)) continue;
           seen.add(once);
           // Prefer a read in another handler: that is where the crossing is plainest.

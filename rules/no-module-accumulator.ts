@@ -1,4 +1,4 @@
-import { getServerModel } from '../src/analysis/model.js';
+import { describeHandler, getServerModel } from '../src/analysis/model.js';
 import type { StateAccess } from '../src/analysis/state.js';
 import { createRule } from '../src/util/create-rule.js';
 import { accessPhrase, describeBinding, handlerPhrase } from '../src/util/describe.js';
@@ -41,7 +41,8 @@ export default createRule<Options, MessageId>({
           if (a.binding.container === 'weak' && a.path.length === 0 && a.keys.length > 0 && a.keys.every((k) => !model.origins.has(k, 'module'))) continue;
           // A plain counter that no handler reads carries nothing from one caller to another.
           if (a.kind === 'accumulate' && a.path.length === 0 && (a.binding.container === 'primitive' || a.binding.container === 'unset') && !isReadByHandlers(all, a.binding.key)) continue;
-          const once = `${a.binding.key}|${model.handlerOf(a.node)?.registration.handler.range[0]}`;
+          const h = model.handlerOf(a.node);
+          const once = `${a.binding.key}|${h ? describeHandler(h) : ''}`;
           if (seen.has(once)) continue;
           seen.add(once);
           context.report({

@@ -5,6 +5,7 @@ import type { McpRuleDocs } from './util/create-rule.js';
 export const PREFIX = 'mcp-stateless';
 export const SOURCE_FILES = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
 export const JSON_FILES = ['**/*.json'];
+export const TS_FILES = ['**/*.{ts,mts,cts,tsx}'];
 
 export interface PluginConfigs {
   recommended: TSESLint.FlatConfig.ConfigArray;
@@ -20,6 +21,8 @@ type AnyRule = {
  * Configs are derived from rule metadata, never listed by hand: `recommended` turns on every rule whose
  * `docs.recommended` is 'recommended'; `strict` adds the 'strict' rules and applies each rule's `docs.strictOptions`;
  * `json` lints JSON files (language `json/json` of @eslint/json) with the rules whose `meta.languages` include it.
+ * `recommended-type-checked` / `strict-type-checked` are the same rules with whole-server analysis turned on: they ask
+ * typescript-eslint for the program (`projectService`) and set `settings['mcp-stateless'].crossFile`.
  */
 export function buildConfigs(
   plugin: TSESLint.FlatConfig.Plugin,
@@ -38,7 +41,19 @@ export function buildConfigs(
     if (rule.meta.languages?.includes('json/json')) jsonRules[id] = strictRules[id];
   }
   const plugins = { [PREFIX]: plugin };
+  const typeChecked = (name: string, rules: TSESLint.FlatConfig.Rules): TSESLint.FlatConfig.ConfigArray => [
+    {
+      name: `${PREFIX}/${name}`,
+      files: TS_FILES,
+      plugins,
+      languageOptions: { parserOptions: { projectService: true } },
+      settings: { [PREFIX]: { crossFile: true } },
+      rules,
+    },
+  ];
   return {
+    'recommended-type-checked': typeChecked('recommended-type-checked', recommendedRules),
+    'strict-type-checked': typeChecked('strict-type-checked', strictRules),
     recommended: [{ name: `${PREFIX}/recommended`, files: SOURCE_FILES, plugins, rules: recommendedRules }],
     strict: [{ name: `${PREFIX}/strict`, files: SOURCE_FILES, plugins, rules: strictRules }],
     json: [

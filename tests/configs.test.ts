@@ -27,6 +27,15 @@ describe('plugin', () => {
     }
   });
 
+  it('the type-checked configs are recommended/strict with whole-server analysis and type information turned on', () => {
+    for (const [tc, base] of [['recommended-type-checked', 'recommended'], ['strict-type-checked', 'strict']] as const) {
+      const c = plugin.configs[tc].find((x) => x.rules)!;
+      expect(c.rules).toEqual(plugin.configs[base].find((x) => x.rules)!.rules);
+      expect(c.settings).toEqual({ 'mcp-stateless': { crossFile: true } });
+      expect(c.languageOptions).toEqual({ parserOptions: { projectService: true } });
+    }
+  });
+
   it('every rule has a docs URL derived from its name and defaultOptions in meta', () => {
     for (const [name, rule] of Object.entries(plugin.rules)) {
       expect(rule.meta.docs!.url).toMatch(new RegExp(`/docs/rules/${name}\\.md$`));

@@ -19,6 +19,8 @@ export interface Registration {
   inputParam: number | null;
   /** Index of the parameter carrying the request context (`extra`, `ctx`, fastmcp `context`), or null. */
   contextParam: number | null;
+  /** Registered or reached from another module (whole-server analysis). */
+  external?: boolean;
 }
 
 /** A handler that lives in another module: resolved later, by the project model. */

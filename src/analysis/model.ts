@@ -1,7 +1,8 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, isInside, memberPath, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
 import { Discovery, type Registration } from './discovery.js';
-import { ModuleFacts } from './module.js';
+import { isRelativeSource, ModuleFacts } from './module.js';
+import { crossRegistration, functionsByStart, ProjectModel } from './project.js';
 import { callSitesOf, enclosingClass, resolveValues, type ClassNode } from './resolve.js';
 import { readSettings, settingsKey, type McpSettings } from './settings.js';
 import { collectStateAccesses, type StateAccess } from './state.js';
@@ -36,15 +37,55 @@ export class ServerModel {
   /** Handler code: each function that runs while serving a call, with the handler that reaches it. */
   readonly reached = new Map<FunctionNode, HandlerRef>();
   readonly origins: ValueOrigins;
+  /** Handler code here that calls into another module: joined by the project model. */
+  readonly externalReach: { source: string; imported: string; path: string[]; ref: HandlerRef }[] = [];
+  /** Roots given by the project model: functions registered or reached from other modules. */
+  readonly crossRoots: readonly [FunctionNode, Registration][];
   private stateAccessList: StateAccess[] | null = null;
   private readonly classLife = new Map<ClassNode, 'module' | 'instance' | null>();
 
-  constructor(ast: TSESTree.Program, scopeManager: TSESLint.Scope.ScopeManager, visitorKeys: Readonly<Record<string, readonly string[] | undefined>>, settings: McpSettings) {
+  /** Whether another module keeps one instance of a class of this module (from the project model). */
+  private readonly longLivedElsewhere: (cls: ClassNode) => boolean;
+
+  constructor(
+    ast: TSESTree.Program,
+    scopeManager: TSESLint.Scope.ScopeManager,
+    visitorKeys: Readonly<Record<string, readonly string[] | undefined>>,
+    settings: McpSettings,
+    crossRoots: (facts: ModuleFacts) => [FunctionNode, Registration][] = () => [],
+    longLivedElsewhere: (cls: ClassNode) => boolean = () => false,
+  ) {
     this.settings = settings;
+    this.longLivedElsewhere = longLivedElsewhere;
     this.facts = new ModuleFacts(ast, scopeManager, visitorKeys, settings);
     this.discovery = new Discovery(this.facts);
-    this.origins = new ValueOrigins(this.facts, (fn) => this.discovery.handlerRegistration(fn));
+    this.origins = new ValueOrigins(this.facts, (fn) => this.discovery.handlerRegistration(fn) ?? this.crossRegistrationOf(fn));
+    this.crossRoots = crossRoots(this.facts);
     this.computeReach();
+  }
+
+  /** A model over facts already computed (the project model builds these for every module). */
+  static fromFacts(facts: ModuleFacts, discovery: Discovery, settings: McpSettings, crossRoots: [FunctionNode, Registration][], longLivedElsewhere: (cls: ClassNode) => boolean = () => false): ServerModel {
+    const m = Object.create(ServerModel.prototype) as ServerModel;
+    Object.assign(m, {
+      settings,
+      facts,
+      discovery,
+      reached: new Map(),
+      externalReach: [],
+      crossRoots,
+      longLivedElsewhere,
+      stateAccessList: null,
+      classLife: new Map(),
+    });
+    Object.assign(m, { origins: new ValueOrigins(facts, (fn) => discovery.handlerRegistration(fn) ?? m.crossRegistrationOf(fn)) });
+    m.computeReach();
+    return m;
+  }
+
+  private crossRegistrationOf(fn: FunctionNode): Registration | undefined {
+    const r = this.crossRoots?.find(([f]) => f === fn);
+    return r && r[1].inputParam !== null ? r[1] : undefined;
   }
 
   get registrations(): readonly Registration[] {
@@ -91,11 +132,11 @@ export class ServerModel {
       for (const call of this.facts.allCalls) {
         if (call.type !== AST_NODE_TYPES.NewExpression) continue;
         if (!resolveValues(this.facts, call.callee).some((v) => v.kind === 'class' && v.node === cls)) continue;
-        if (this.isHandlerCode(call)) createdInside = true;
-        else if (!enclosingClassStaticOrSelf(call, cls)) createdOutside = true;
-        else createdOutside = true; // static getInstance(): one per process
+        if (inStaticMethodOf(call, cls)) createdOutside = true; // static getInstance(): one per process
+        else if (this.isHandlerCode(call)) createdInside = true;
+        else createdOutside = true;
       }
-      if (createdOutside) life = 'module';
+      if (createdOutside || (!createdInside && this.longLivedElsewhere(cls))) life = 'module';
       else if (!createdInside && this.registrations.some((r) => r.site === cls)) life = 'module';
     }
     this.classLife.set(cls, life);
@@ -103,7 +144,10 @@ export class ServerModel {
   }
 
   private computeReach(): void {
-    const queue: [FunctionNode, HandlerRef][] = this.registrations.map((r) => [r.handler, { registration: r, routedName: null }]);
+    const queue: [FunctionNode, HandlerRef][] = [
+      ...this.registrations.map((r): [FunctionNode, HandlerRef] => [r.handler, { registration: r, routedName: null }]),
+      ...this.crossRoots.map(([fn, r]): [FunctionNode, HandlerRef] => [fn, { registration: r, routedName: null }]),
+    ];
     const facts = this.facts;
     while (queue.length) {
       const [fn, ref] = queue.shift()!;
@@ -113,6 +157,7 @@ export class ServerModel {
       for (const call of facts.callsByOwner.get(fn) ?? []) {
         const targets: FunctionNode[] = [];
         for (const v of resolveValues(facts, call.callee)) {
+          if (v.kind === 'import') this.noteExternal(v, ref, call);
           if (v.kind === 'function') targets.push(v.node);
           else if (v.kind === 'class') {
             for (const el of v.node.body.body) {
@@ -123,7 +168,10 @@ export class ServerModel {
         for (const a of call.arguments) {
           const arg = unwrap(a);
           if (arg.type === AST_NODE_TYPES.Identifier || arg.type === AST_NODE_TYPES.MemberExpression) {
-            for (const v of resolveValues(facts, arg)) if (v.kind === 'function') targets.push(v.node);
+            for (const v of resolveValues(facts, arg)) {
+              if (v.kind === 'function') targets.push(v.node);
+              else if (v.kind === 'import') this.noteExternal(v, ref, call);
+            }
           }
         }
         if (targets.length === 0) continue;
@@ -132,6 +180,12 @@ export class ServerModel {
         for (const t of targets) if (!this.reached.has(t)) queue.push([t, next]);
       }
     }
+  }
+
+  private noteExternal(v: { source: string; imported: string; path: string[] }, ref: HandlerRef, call: Node): void {
+    if (!isRelativeSource(v.source)) return;
+    const routed = ref.routedName ?? (ref.registration.kind === 'tool' ? dispatchLabel(call, this.facts.ownerOf(call) ?? (call as never)) : null);
+    this.externalReach.push({ source: v.source, imported: v.imported, path: v.path, ref: routed && routed !== ref.routedName ? { ...ref, routedName: routed } : ref });
   }
 
   /** Call sites of a function in this module (for following values into helpers). */
@@ -150,8 +204,13 @@ function isBrowserSide(fn: FunctionNode): boolean {
   return !!name && BROWSER_SIDE.has(name) && unwrap(p.callee).type === AST_NODE_TYPES.MemberExpression;
 }
 
-function enclosingClassStaticOrSelf(node: Node, cls: ClassNode): boolean {
-  return enclosingClass(node) === cls;
+/** `static getInstance() { … new Recorder() … }`: the singleton pattern keeps one instance per process. */
+function inStaticMethodOf(node: Node, cls: ClassNode): boolean {
+  if (enclosingClass(node) !== cls) return false;
+  for (let n = node.parent; n && n !== cls; n = n.parent) {
+    if (n.type === AST_NODE_TYPES.MethodDefinition || n.type === AST_NODE_TYPES.PropertyDefinition) return n.static;
+  }
+  return false;
 }
 
 /** `case 'search':` or `if (name === 'search')` around a call, inside a dispatcher. */
@@ -184,13 +243,34 @@ function mentionsName(expr: Node): boolean {
 }
 
 const cache = new WeakMap<TSESTree.Program, Map<string, ServerModel>>();
+const projects = new WeakMap<object, Map<string, ProjectModel>>();
 
 type AnyContext = Readonly<TSESLint.RuleContext<string, readonly unknown[]>>;
+
+export const TYPE_INFO_MISSING =
+  "mcp-stateless: whole-server analysis (settings['mcp-stateless'].crossFile, set by the recommended-type-checked config) needs type information: use the typescript-eslint parser with languageOptions.parserOptions.projectService: true";
+
+/** The project model of the program this file belongs to: built once per TypeScript program and settings. */
+export function getProjectModel(program: object, settings: McpSettings): ProjectModel {
+  const key = settingsKey(settings);
+  let perProgram = projects.get(program);
+  if (!perProgram) {
+    perProgram = new Map();
+    projects.set(program, perProgram);
+  }
+  let project = perProgram.get(key);
+  if (!project) {
+    project = new ProjectModel(program as never, settings);
+    perProgram.set(key, project);
+  }
+  return project;
+}
 
 /**
  * The model of the file being linted. The first rule that asks builds it; every other rule on the same file gets the
  * same object. Keyed by the AST root (and the settings), so it is per file, collected with the AST, and safe when
- * ESLint lints in worker threads or in any order.
+ * ESLint lints in worker threads or in any order. With `crossFile`, the program's project model (built once per
+ * program) adds the functions other files register or reach.
  */
 export function getServerModel(context: AnyContext): ServerModel {
   const sourceCode = context.sourceCode;
@@ -204,7 +284,26 @@ export function getServerModel(context: AnyContext): ServerModel {
   }
   let model = perAst.get(key);
   if (!model) {
-    model = new ServerModel(ast, sourceCode.scopeManager!, sourceCode.visitorKeys as Record<string, readonly string[]>, settings);
+    let roots: (facts: ModuleFacts) => [FunctionNode, Registration][] = () => [];
+    let longLived: (cls: ClassNode) => boolean = () => false;
+    if (settings.crossFile) {
+      const program = sourceCode.parserServices?.program;
+      if (!program) throw new Error(TYPE_INFO_MISSING);
+      const project = getProjectModel(program, settings);
+      const crossRoots = project.rootsFor(context.filename);
+      const fileName = context.filename;
+      longLived = (cls) => project.classIsLongLived(fileName, cls.range[0]);
+      roots = (facts) => {
+        const byStart = functionsByStart(facts);
+        const out: [FunctionNode, Registration][] = [];
+        for (const r of crossRoots) {
+          const fn = byStart.get(r.range[0]);
+          if (fn && fn.range[1] === r.range[1]) out.push([fn, crossRegistration(fn, r)]);
+        }
+        return out;
+      };
+    }
+    model = new ServerModel(ast, sourceCode.scopeManager!, sourceCode.visitorKeys as Record<string, readonly string[]>, settings, roots, longLived);
     perAst.set(key, model);
   }
   return model;

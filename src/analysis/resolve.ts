@@ -39,7 +39,8 @@ export function resolveValues(facts: ModuleFacts, expr: Node, seen: Set<Node> = 
       return [{ kind: 'class', node: n }];
     case AST_NODE_TYPES.NewExpression: {
       return resolveValues(facts, n.callee, seen, depth + 1).flatMap((v): Value[] =>
-        v.kind === 'class' ? [{ kind: 'instance' as const, node: v.node }] : v.kind === 'import' ? [{ ...v, path: [...v.path, 'new()'] }] : [],
+        // `new Imported()` at module level is one instance for the process: `new()!` tells the project model so.
+        v.kind === 'class' ? [{ kind: 'instance' as const, node: v.node }] : v.kind === 'import' ? [{ ...v, path: [...v.path, facts.ownerOf(n) === null ? 'new()!' : 'new()'] }] : [],
       );
     }
     case AST_NODE_TYPES.Identifier:
@@ -77,6 +78,10 @@ function resolveCallResult(facts: ModuleFacts, call: TSESTree.CallExpression, se
   // `static getInstance()` and factories: what the called function returns.
   const out: Value[] = [];
   for (const f of resolveValues(facts, callee, seen, depth + 1)) {
+    if (f.kind === 'import') {
+      out.push({ ...f, path: [...f.path, '()'] });
+      continue;
+    }
     if (f.kind !== 'function') continue;
     for (const r of returnedExpressions(f.node)) out.push(...resolveValues(facts, r, seen, depth + 1));
   }
@@ -327,6 +332,17 @@ export function classMember(facts: ModuleFacts, cls: ClassNode, name: string, is
     if (el.type !== AST_NODE_TYPES.MethodDefinition && el.type !== AST_NODE_TYPES.PropertyDefinition) continue;
     if (el.static !== isStatic || propertyKeyName(el) !== name) continue;
     if (el.value) return resolveValues(facts, el.value, seen, depth + 1);
+    // A field declared without a value: what the class's own methods assign to it (`this.x = …`, `C.instance = …`).
+    const out: Value[] = [];
+    for (const a of facts.assignments) {
+      if (a.range[0] < cls.range[0] || a.range[1] > cls.range[1]) continue;
+      const left = unwrap(a.left);
+      if (left.type !== AST_NODE_TYPES.MemberExpression || memberName(left) !== name) continue;
+      const obj = unwrap(left.object);
+      const self = obj.type === AST_NODE_TYPES.ThisExpression || (obj.type === AST_NODE_TYPES.Identifier && cls.id?.name === obj.name);
+      if (self) out.push(...resolveValues(facts, a.right, seen, depth + 1));
+    }
+    return out;
   }
   if (!isStatic && cls.superClass) {
     for (const sup of resolveValues(facts, cls.superClass, seen, depth + 1)) {

@@ -9,6 +9,8 @@ export interface McpSettings {
   handlerProperties: string[];
   /** Names of the argument through which a caller passes its scope (workspace, run id). */
   scopeArguments: string[];
+  /** Whole-server analysis across the files of the TypeScript program (needs type information; set by the type-checked config). */
+  crossFile: boolean;
 }
 
 export const DEFAULT_HANDLER_PROPERTIES = ['handler', 'execute', 'call', 'run', 'handle', 'callback', 'logic', 'invoke', 'cb', 'fn'];
@@ -33,6 +35,10 @@ export const settingsSchema = {
       items: { type: 'string', minLength: 1 },
       description: "Names of the caller's scope argument (replaces the default list).",
     },
+    crossFile: {
+      type: 'boolean',
+      description: 'Analyse the whole server across the files of the TypeScript program (requires parserOptions.projectService); set by the recommended-type-checked config.',
+    },
   },
 } as const;
 
@@ -52,6 +58,7 @@ export function readSettings(all: Readonly<Record<string, unknown>> | undefined)
     registrationFunctions: [],
     handlerProperties: DEFAULT_HANDLER_PROPERTIES,
     scopeArguments: DEFAULT_SCOPE_ARGUMENTS,
+    crossFile: false,
   };
   if (raw === undefined) return out;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -61,7 +68,12 @@ export function readSettings(all: Readonly<Record<string, unknown>> | undefined)
     if (!KEYS.includes(key)) {
       throw new Error(`mcp-stateless: settings['mcp-stateless'] has unknown key '${key}' (known: ${KEYS.join(', ')})`);
     }
-    out[key as keyof McpSettings] = stringArray(value, key);
+    if (key === 'crossFile') {
+      if (typeof value !== 'boolean') throw new Error("mcp-stateless: settings['mcp-stateless'].crossFile must be a boolean");
+      out.crossFile = value;
+      continue;
+    }
+    out[key as Exclude<keyof McpSettings, 'crossFile'>] = stringArray(value, key);
   }
   return out;
 }

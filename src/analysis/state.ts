@@ -363,7 +363,8 @@ function mentions(expr: Node, target: Node): boolean {
 function isLazy(assign: TSESTree.AssignmentExpression, target: Node): boolean {
   let child: Node = assign;
   let n: Node | undefined = assign.parent;
-  while (n && !isFunction(n)) {
+  // Guards may sit in an enclosing function too (`if (cached !== null) return cached; promise = (async () => { cached = … })()`).
+  while (n) {
     if (n.type === AST_NODE_TYPES.IfStatement && n.consequent === child && testsAbsence(n.test, target)) return true;
     if (n.type === AST_NODE_TYPES.ConditionalExpression && n.consequent === child && testsAbsence(n.test, target)) return true;
     if (n.type === AST_NODE_TYPES.LogicalExpression && n.right === child && (n.operator === '||' || n.operator === '??') && referencesSame(n.left, target)) return true;
@@ -394,7 +395,8 @@ function testsAbsence(test: Node, target: Node): boolean {
     const other = refersTo(t.left, target) ? t.right : refersTo(t.right, target) ? t.left : null;
     if (other) {
       const o = unwrap(other);
-      return (o.type === AST_NODE_TYPES.Literal && o.value === null) || (o.type === AST_NODE_TYPES.Identifier && o.name === 'undefined');
+      // `x === null`, `x === undefined`, or a sentinel literal the binding starts with (`id === 'unknown'`).
+      return o.type === AST_NODE_TYPES.Literal || (o.type === AST_NODE_TYPES.Identifier && o.name === 'undefined');
     }
     const tl = unwrap(t.left);
     if (tl.type === AST_NODE_TYPES.UnaryExpression && tl.operator === 'typeof' && refersTo(tl.argument, target)) return true;
@@ -406,6 +408,13 @@ function testsAbsence(test: Node, target: Node): boolean {
 function testsPresence(test: Node, target: Node): boolean {
   const t = unwrap(test);
   if (refersTo(t, target) && (t.type === AST_NODE_TYPES.Identifier || t.type === AST_NODE_TYPES.MemberExpression)) return true;
+  if (t.type === AST_NODE_TYPES.BinaryExpression && (t.operator === '!==' || t.operator === '!=')) {
+    const other = refersTo(t.left, target) ? t.right : refersTo(t.right, target) ? t.left : null;
+    if (other) {
+      const o = unwrap(other);
+      return (o.type === AST_NODE_TYPES.Literal && o.value === null) || (o.type === AST_NODE_TYPES.Identifier && o.name === 'undefined');
+    }
+  }
   if (t.type === AST_NODE_TYPES.LogicalExpression && t.operator === '&&') return testsPresence(t.left, target);
   return false;
 }

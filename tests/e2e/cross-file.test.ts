@@ -1,0 +1,72 @@
+// Whole-server analysis: a multi-file fixture project linted with type information (recommended-type-checked) finds
+// the hazards that sit in functions registered or reached from another file; without type information, the same
+// rules behave exactly as recommended does.
+import tsParser from '@typescript-eslint/parser';
+import { ESLint, Linter } from 'eslint';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import plugin from '../../src/index.js';
+import { TYPE_INFO_MISSING } from '../../src/analysis/model.js';
+import { ProjectModel } from '../../src/analysis/project.js';
+
+const fixture = path.resolve(import.meta.dirname, '../fixtures/cross-file');
+
+async function lint(config: 'recommended' | 'recommended-type-checked') {
+  const eslint = new ESLint({
+    cwd: fixture,
+    overrideConfigFile: true,
+    overrideConfig: [
+      { files: ['**/*.ts'], languageOptions: { parser: tsParser as never, parserOptions: { tsconfigRootDir: fixture } } },
+      ...(plugin.configs[config] as never[]),
+    ],
+  });
+  const results = await eslint.lintFiles(['src']);
+  return {
+    files: results.length,
+    findings: results.flatMap((r) => r.messages.map((m) => `${path.relative(fixture, r.filePath)}:${m.line}:${m.column} ${m.ruleId}`)).sort(),
+    messages: results.flatMap((r) => r.messages.map((m) => m.message)),
+  };
+}
+
+describe('cross-file analysis', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('builds the project model once per program, not once per file (runs first: the program is cached afterwards)', async () => {
+    const spy = vi.spyOn(ProjectModel.prototype as unknown as { build: () => void }, 'build');
+    const { files } = await lint('recommended-type-checked');
+    expect(files).toBe(10);
+    expect(spy).toHaveBeenCalledTimes(1);
+  });
+
+  it('recommended-type-checked finds hazards in handlers registered and reached from other files', async () => {
+    const { findings, messages } = await lint('recommended-type-checked');
+    expect(findings).toEqual([
+      'src/lib/recorder.ts:12:5 mcp-stateless/no-module-accumulator',
+      'src/lib/thinker.ts:6:5 mcp-stateless/no-module-accumulator',
+      'src/tools/browse.ts:4:14 mcp-stateless/no-first-caller-cache',
+      'src/tools/notes.ts:6:3 mcp-stateless/no-module-accumulator',
+      'src/tools/search.ts:7:3 mcp-stateless/no-cross-call-binding',
+    ]);
+    // Reports name the tool that reaches the line, even through the dispatcher in another file.
+    expect(messages.find((m) => m.includes('this.entries'))).toContain("tool 'search'");
+    expect(messages.find((m) => m.includes('this.history'))).toContain("tool 'think'");
+    expect(messages.find((m) => m.includes('`history`'))).toContain("tool 'add_note'");
+  });
+
+  it('recommended (no type information) stays single-file and silent on this project', async () => {
+    const { findings, files } = await lint('recommended');
+    expect(files).toBe(10);
+    expect(findings).toEqual([]);
+  });
+
+  it('fails with one clear line when the type-checked config has no type information', () => {
+    const linter = new Linter({ configType: 'flat' });
+    const run = () =>
+      linter.verify(
+        'export const x = 1;',
+        [{ files: ['**/*.ts'], languageOptions: { parser: tsParser as never }, plugins: { 'mcp-stateless': plugin as never }, settings: { 'mcp-stateless': { crossFile: true } }, rules: { 'mcp-stateless/no-module-accumulator': 'error' } }],
+        'x.ts',
+      );
+    expect(run).toThrow(TYPE_INFO_MISSING);
+  });
+});
