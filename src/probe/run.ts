@@ -126,9 +126,11 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
   };
   const transport: 'stdio' | 'http' = options.url ? 'http' : 'stdio';
   const target: ProbeResult['target'] = { transport };
-  if (options.command && options.command.length > 0) target.command = [...options.command];
   if (options.url) target.url = options.url;
-  if (options.cwd) target.cwd = path.resolve(options.cwd);
+  if (options.command && options.command.length > 0) {
+    target.command = [...options.command];
+    target.cwd = path.resolve(options.cwd ?? process.cwd());
+  }
   if (transport === 'http') settings.secondProcess = false;
 
   const controller = new AbortController();
@@ -556,7 +558,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
       return {
         verdict: 'leak',
         exitCode: 1,
-        reason: oneLine(`leak in ${leakyRounds} of ${rounds.length} rounds: ${first.message}${stopped}`, 400),
+        reason: oneLine(`leak in ${leakyRounds} of ${plural(rounds.length, 'round')}: ${first.message}${stopped}`, 400),
       };
     }
     if (fatal) return { verdict: 'error', exitCode: 2, reason: oneLine(fatal, 400) };
@@ -571,9 +573,13 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
     return {
       verdict: 'pass',
       exitCode: 0,
-      reason: `${rounds.length} rounds, ${sessions.length} sessions: no session observed another and each got its own marker back${wsNote}${tdNote}`,
+      reason: `${plural(rounds.length, 'round')}, ${plural(sessions.length, 'session')}: no session observed another and each got its own marker back${wsNote}${tdNote}`,
     };
   }
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function listNames(names: readonly string[]): string {

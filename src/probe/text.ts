@@ -6,9 +6,14 @@ export function oneLine(text: string, max = 300): string {
 
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) {
+    // fetch failures carry the useful part in `cause`: ECONNREFUSED, "bad port", …
     const cause = (error as Error & { cause?: unknown }).cause;
-    const code = cause && typeof cause === 'object' && 'code' in cause ? String((cause as { code: unknown }).code) : undefined;
-    return code && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
+    if (cause && typeof cause === 'object') {
+      const code = 'code' in cause && cause.code !== undefined ? String(cause.code) : undefined;
+      const detail = code ?? (cause instanceof Error ? cause.message : undefined);
+      if (detail && !error.message.includes(detail)) return `${error.message} (${detail})`;
+    }
+    return error.message;
   }
   return String(error);
 }

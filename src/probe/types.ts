@@ -50,6 +50,7 @@ export interface TargetInfo {
   /** Server command line, when the probe started the server. */
   command?: string[];
   url?: string;
+  /** Working directory the server was started in. */
   cwd?: string;
 }
 
