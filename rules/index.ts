@@ -4,6 +4,7 @@ import noFirstCallerCache from './no-first-caller-cache.js';
 import noModuleAccumulator from './no-module-accumulator.js';
 import noProcessGlobalMutation from './no-process-global-mutation.js';
 import noSessionKeyedState from './no-session-keyed-state.js';
+import noSharedServerConnection from './no-shared-server-connection.js';
 import noImplicitGlobalShare from './no-implicit-global-share.js';
 import requireMaxConcurrent from './require-max-concurrent.js';
 import requireStatelessnessProbe from './require-statelessness-probe.js';
@@ -14,6 +15,7 @@ export const rules = {
   'no-module-accumulator': noModuleAccumulator,
   'no-process-global-mutation': noProcessGlobalMutation,
   'no-session-keyed-state': noSessionKeyedState,
+  'no-shared-server-connection': noSharedServerConnection,
   'no-implicit-global-share': noImplicitGlobalShare,
   'require-max-concurrent': requireMaxConcurrent,
   'require-statelessness-probe': requireStatelessnessProbe,

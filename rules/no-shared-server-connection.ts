@@ -1,0 +1,58 @@
+import { getServerModel } from '../src/analysis/model.js';
+import { getWiring } from '../src/analysis/wiring.js';
+import { createRule } from '../src/util/create-rule.js';
+
+export type Options = [];
+export type MessageId = 'sharedServer' | 'sharedTransport' | 'reusedStatelessTransport' | 'perConnectionHook';
+
+const FIX = 'Create one server (and transport) per session; keep the per-session map only for routing.';
+
+export default createRule<Options, MessageId>({
+  name: 'no-shared-server-connection',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Disallow wiring one MCP server or transport to every HTTP/SSE session',
+      recommended: 'recommended',
+    },
+    messages: {
+      sharedServer:
+        '`{{server}}` outlives the request but is connected to a new transport in the {{route}}: the protocol object holds one transport at a time, so replies, progress, logs and elicitation requests go to whichever client connected last. ' +
+        FIX,
+      sharedTransport:
+        '`{{transport}}` is one binding for every connection: the {{route}} replaces it with each new transport and the {{reader}} hands every message to whichever client connected last. ' +
+        FIX,
+      reusedStatelessTransport:
+        'The stateless transport `{{transport}}` (no session id) is created once and handed every request by the {{route}}, so concurrent requests share one transport and one server. Create a new server and transport per request and close them when the response ends; ' +
+        'for sessions, create one server (and transport) per session and keep the per-session map only for routing.',
+      perConnectionHook:
+        'The {{route}} changes {{what}} on every connection, so each new session redirects (or stacks) a process-wide hook onto its own server and every other session\'s output goes with it. Install process-wide hooks once at start-up; ' +
+        FIX,
+    },
+    schema: [],
+    defaultOptions: [],
+  },
+  create(context) {
+    return {
+      'Program:exit'() {
+        const wiring = getWiring(getServerModel(context).facts);
+        for (const f of wiring.findings()) {
+          switch (f.kind) {
+            case 'sharedServer':
+              context.report({ node: f.node, messageId: 'sharedServer', data: { server: f.server, route: f.route.label } });
+              break;
+            case 'sharedTransport':
+              context.report({ node: f.node, messageId: 'sharedTransport', data: { transport: f.transport, route: f.route.label, reader: f.reader.label } });
+              break;
+            case 'reusedStatelessTransport':
+              context.report({ node: f.node, messageId: 'reusedStatelessTransport', data: { transport: f.transport, route: f.route.label } });
+              break;
+            case 'perConnectionHook':
+              context.report({ node: f.node, messageId: 'perConnectionHook', data: { what: f.what, route: f.route.label } });
+              break;
+          }
+        }
+      },
+    };
+  },
+});

@@ -1,0 +1,633 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { calleeName, isFunction, isInside, memberName, memberPath, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
+import { findProcessGlobalWrites } from './globals.js';
+import type { ModuleFacts, Variable } from './module.js';
+import { callSitesOf, resolveValues, returnedExpressions } from './resolve.js';
+
+/**
+ * How an MCP server is wired to HTTP, SSE and WebSocket endpoints: which code runs once per request or connection,
+ * and which server and transport objects outlive it. The protocol object (`Server`/`McpServer`) holds one transport at
+ * a time, so a server that outlives a request and is `connect()`ed from per-request code answers whichever client
+ * connected last.
+ */
+
+/** A function that runs once per request, connection or session, and how the report names it. */
+export interface Route {
+  fn: FunctionNode;
+  /** `route \`GET /sse\``, `\`http.createServer\` request handler`, `\`onsessioninitialized\` callback`… */
+  label: string;
+}
+
+export type WiringFinding =
+  /** A long-lived server connected to a transport in per-request code (or handed out by a per-request factory). */
+  | { kind: 'sharedServer'; node: Node; server: string; route: Route }
+  /** A long-lived binding that one route overwrites with a new transport per connection and another route reads. */
+  | { kind: 'sharedTransport'; node: Node; transport: string; route: Route; reader: Route }
+  /** A stateless Streamable HTTP transport created once and handed every request. */
+  | { kind: 'reusedStatelessTransport'; node: Node; transport: string; route: Route }
+  /** A process-wide hook (console method, process listener) installed per connection. */
+  | { kind: 'perConnectionHook'; node: Node; what: string; route: Route };
+
+type Life = 'shared' | 'fresh' | 'unknown';
+
+const ROUTE_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'del', 'all', 'head', 'options', 'any', 'use']);
+const HTTP_VERBS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'ALL']);
+const HTTP_MODULES = new Set(['http', 'https', 'http2', 'node:http', 'node:https', 'node:http2', 'net', 'node:net']);
+const CONNECTION_EVENTS: Record<string, string> = {
+  request: '`request` listener',
+  connection: '`connection` listener',
+  upgrade: '`upgrade` listener',
+  stream: '`stream` listener',
+};
+const SESSION_CALLBACKS = new Set(['onsessioninitialized', 'onsessionclosed']);
+/** Builders that call their function argument once per request (SDK v2 `createMcpHandler`, Vercel's `mcp-handler`). */
+const PER_REQUEST_BUILDERS = new Set(['createMcpHandler']);
+const SERVER_CLASSES = new Set(['McpServer', 'Server', 'FastMCP']);
+const STATELESS_CAPABLE = /StreamableHTTPServerTransport$/;
+
+function isMcpSource(source: string): boolean {
+  return source.includes('modelcontextprotocol') || source === 'fastmcp';
+}
+
+export class Wiring {
+  /** Every function that runs per request or connection, with the route that reaches it first. */
+  readonly region = new Map<FunctionNode, Route>();
+  readonly routes: Route[] = [];
+  private lifeMemo = new Map<Node, Life>();
+
+  constructor(private readonly facts: ModuleFacts) {
+    this.findRoutes();
+    this.computeRegion();
+  }
+
+  /** The route whose code contains `node`, or null for start-up code. */
+  routeOf(node: Node): Route | null {
+    let f = this.facts.ownerOf(node);
+    while (f) {
+      const r = this.region.get(f);
+      if (r) return r;
+      f = this.facts.ownerOf(f);
+    }
+    return null;
+  }
+
+  findings(): WiringFinding[] {
+    if (this.routes.length === 0) return [];
+    const out: WiringFinding[] = [];
+    this.sharedServers(out);
+    this.sharedTransportBindings(out);
+    this.reusedStatelessTransports(out);
+    this.perConnectionHooks(out);
+    return out.sort((a, b) => a.node.range[0] - b.node.range[0]);
+  }
+
+  // ---- what runs per request ----------------------------------------------------------------------------------
+
+  private addRoute(fn: FunctionNode, label: string): void {
+    if (!this.routes.some((r) => r.fn === fn)) this.routes.push({ fn, label });
+  }
+
+  private functionArgs(args: readonly Node[]): FunctionNode[] {
+    const out: FunctionNode[] = [];
+    for (const a of args) {
+      const n = unwrap(a);
+      if (isFunction(n)) out.push(n);
+      else if (n.type === AST_NODE_TYPES.Identifier || n.type === AST_NODE_TYPES.MemberExpression || n.type === AST_NODE_TYPES.CallExpression) {
+        for (const v of resolveValues(this.facts, n)) if (v.kind === 'function' && !out.includes(v.node)) out.push(v.node);
+      }
+    }
+    return out;
+  }
+
+  private findRoutes(): void {
+    const facts = this.facts;
+    for (const call of facts.allCalls) {
+      if (call.type !== AST_NODE_TYPES.CallExpression) continue;
+      const callee = unwrap(call.callee);
+      const name = calleeName(callee);
+      if (!name) continue;
+      const args = call.arguments;
+      if (callee.type === AST_NODE_TYPES.MemberExpression) {
+        if (ROUTE_METHODS.has(name)) {
+          const path = routePath(args[0]);
+          const chained = unwrap(callee.object).type === AST_NODE_TYPES.CallExpression && calleeName((unwrap(callee.object) as TSESTree.CallExpression).callee) === 'route';
+          if (path === null && name !== 'use' && !chained) continue;
+          const verb = name === 'del' ? 'DELETE' : name.toUpperCase();
+          const label = name === 'use' ? (path ? `middleware \`use ${path}\`` : 'middleware (`use`)') : `route \`${verb}${path ? ` ${path}` : ''}\``;
+          for (const fn of this.functionArgs(args)) this.addRoute(fn, label);
+          continue;
+        }
+        if (name === 'on' || name === 'addListener' || name === 'once') {
+          const ev = staticString(args[0]);
+          if (ev !== null && ev in CONNECTION_EVENTS && args[1]) {
+            for (const fn of this.functionArgs([args[1]])) this.addRoute(fn, CONNECTION_EVENTS[ev]);
+            continue;
+          }
+          // hono: app.on('POST', '/mcp', c => …)
+          const verbs = httpVerbs(args[0]);
+          const path = routePath(args[1]);
+          if (verbs && path !== null) {
+            for (const fn of this.functionArgs(args.slice(2))) this.addRoute(fn, `route \`${verbs} ${path}\``);
+          }
+          continue;
+        }
+        if (name === 'route' && args[0] && unwrap(args[0]).type === AST_NODE_TYPES.ObjectExpression) {
+          // fastify.route({ method, url, handler })
+          const obj = unwrap(args[0]) as TSESTree.ObjectExpression;
+          const handler = objectProp(obj, 'handler');
+          if (handler) {
+            const method = objectProp(obj, 'method');
+            const verb = method ? (httpVerbs(method.value) ?? 'ANY') : 'ANY';
+            const url = objectProp(obj, 'url') ?? objectProp(obj, 'path');
+            const path = url ? routePath(url.value) : null;
+            for (const fn of this.functionArgs([handler.value])) this.addRoute(fn, `route \`${verb}${path ? ` ${path}` : ''}\``);
+          }
+          continue;
+        }
+      }
+      if (name === 'createServer' && this.isHttpModuleCall(callee)) {
+        for (const fn of this.functionArgs(args)) this.addRoute(fn, `\`${callText(callee)}\` request handler`);
+        continue;
+      }
+      if (PER_REQUEST_BUILDERS.has(name) && args[0]) {
+        for (const fn of this.functionArgs([args[0]])) this.addRoute(fn, `\`${name}\` server factory (runs per request)`);
+        continue;
+      }
+      if (name === 'serve' && args[0] && this.isFetchServer(callee)) {
+        // Bun.serve({ fetch }), Deno.serve(fn), serve({ fetch }) from @hono/node-server
+        const a0 = unwrap(args[0]);
+        if (a0.type === AST_NODE_TYPES.ObjectExpression) {
+          const f = objectProp(a0, 'fetch');
+          if (f) for (const fn of this.functionArgs([f.value])) this.addRoute(fn, '`fetch` handler');
+        } else {
+          for (const fn of this.functionArgs(args)) this.addRoute(fn, '`fetch` handler');
+        }
+      }
+    }
+    for (const obj of facts.objects) {
+      for (const p of obj.properties) {
+        if (p.type !== AST_NODE_TYPES.Property) continue;
+        const key = propertyKeyName(p);
+        if (key && SESSION_CALLBACKS.has(key)) {
+          for (const fn of this.functionArgs([p.value])) this.addRoute(fn, `\`${key}\` callback`);
+        }
+      }
+    }
+    // export default { fetch(request) { … } } (Workers, Bun), Next.js route handlers export function POST(req).
+    for (const stmt of facts.ast.body) {
+      if (stmt.type === AST_NODE_TYPES.ExportDefaultDeclaration) {
+        const d = unwrap(stmt.declaration);
+        if (d.type === AST_NODE_TYPES.ObjectExpression) {
+          const f = objectProp(d, 'fetch');
+          if (f) for (const fn of this.functionArgs([f.value])) this.addRoute(fn, '`fetch` handler');
+        }
+      } else if (stmt.type === AST_NODE_TYPES.ExportNamedDeclaration && stmt.declaration) {
+        const decl = stmt.declaration;
+        if (decl.type === AST_NODE_TYPES.FunctionDeclaration && decl.id && HTTP_VERBS.has(decl.id.name)) {
+          this.addRoute(decl, `route handler \`${decl.id.name}\``);
+        } else if (decl.type === AST_NODE_TYPES.VariableDeclaration) {
+          for (const d of decl.declarations) {
+            if (d.id.type === AST_NODE_TYPES.Identifier && HTTP_VERBS.has(d.id.name) && d.init && isFunction(unwrap(d.init))) {
+              this.addRoute(unwrap(d.init) as FunctionNode, `route handler \`${d.id.name}\``);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** `Bun.serve`, `Deno.serve`, or `serve` imported from a hono or bun adapter (not any project helper named serve). */
+  private isFetchServer(callee: Node): boolean {
+    const root = rootIdentifier(callee);
+    if (!root) return false;
+    if (unwrap(callee).type === AST_NODE_TYPES.MemberExpression) return (root.name === 'Bun' || root.name === 'Deno') && this.facts.variableOf(root) === null;
+    const imp = this.facts.imports.get(root.name);
+    return !!imp && /hono|bun/.test(imp.source);
+  }
+
+  /** `http.createServer`, `https.createServer`, or `createServer` imported from a node http module. */
+  private isHttpModuleCall(callee: Node): boolean {
+    const root = rootIdentifier(callee);
+    if (!root) return false;
+    const imp = this.facts.imports.get(root.name);
+    if (imp) return HTTP_MODULES.has(imp.source);
+    return this.facts.variableOf(root) === null && (root.name === 'http' || root.name === 'https');
+  }
+
+  /** Every function a route runs: the route, the functions nested in it, and the same-module functions it calls. */
+  private computeRegion(): void {
+    const facts = this.facts;
+    const queue: [FunctionNode, Route][] = this.routes.map((r) => [r.fn, r]);
+    while (queue.length) {
+      const [fn, route] = queue.shift()!;
+      if (this.region.has(fn)) continue;
+      this.region.set(fn, route);
+      for (const child of facts.childFunctions.get(fn) ?? []) queue.push([child, route]);
+      for (const call of facts.callsByOwner.get(fn) ?? []) {
+        for (const v of resolveValues(facts, call.callee)) {
+          if (v.kind === 'function') queue.push([v.node, route]);
+          else if (v.kind === 'class') {
+            for (const el of v.node.body.body) {
+              if (el.type === AST_NODE_TYPES.MethodDefinition && el.kind === 'constructor' && el.value.type === AST_NODE_TYPES.FunctionExpression) queue.push([el.value, route]);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private inRegion(node: Node): boolean {
+    return this.routeOf(node) !== null;
+  }
+
+  /** The function whose scope declares a variable (null: module level). */
+  private declaringFunction(v: Variable): FunctionNode | null {
+    let block: Node | null = v.scope.variableScope.block as Node;
+    while (block && !isFunction(block)) {
+      if (block.type === AST_NODE_TYPES.Program) return null;
+      block = block.parent ?? null;
+    }
+    return block;
+  }
+
+  /** Declared outside every per-request function: one binding for every request. */
+  private outlivesRequests(v: Variable): boolean {
+    const fn = this.declaringFunction(v);
+    return fn === null || !this.routeOfFunction(fn);
+  }
+
+  private routeOfFunction(fn: FunctionNode): Route | null {
+    let f: FunctionNode | null = fn;
+    while (f) {
+      const r = this.region.get(f);
+      if (r) return r;
+      f = this.facts.ownerOf(f);
+    }
+    return null;
+  }
+
+  /** Writes to a variable (not its declaration) made by per-request code. */
+  private regionWrites(v: Variable): TSESTree.Identifier[] {
+    return v.references.filter((r) => r.isWrite() && !r.init && this.inRegion(r.identifier as Node)).map((r) => r.identifier as TSESTree.Identifier);
+  }
+
+  // ---- does a value outlive the request? --------------------------------------------------------------------------
+
+  /** Whether the value of `expr`, evaluated in per-request code, is made per request or kept across requests. */
+  private life(expr: Node, depth = 0): Life {
+    if (depth > 8) return 'unknown';
+    const n = unwrap(expr);
+    const memo = this.lifeMemo.get(n);
+    if (memo) return memo;
+    this.lifeMemo.set(n, 'unknown');
+    const result = this.computeLife(n, depth);
+    this.lifeMemo.set(n, result);
+    return result;
+  }
+
+  private computeLife(n: Node, depth: number): Life {
+    switch (n.type) {
+      case AST_NODE_TYPES.NewExpression:
+      case AST_NODE_TYPES.ObjectExpression:
+      case AST_NODE_TYPES.ArrayExpression:
+        return this.inRegion(n) ? 'fresh' : 'shared';
+      case AST_NODE_TYPES.Identifier:
+        return this.identifierLife(n, depth);
+      case AST_NODE_TYPES.ConditionalExpression:
+        return combine([this.life(n.consequent, depth + 1), this.life(n.alternate, depth + 1)]);
+      case AST_NODE_TYPES.LogicalExpression:
+        return combine([this.life(n.left, depth + 1), this.life(n.right, depth + 1)]);
+      case AST_NODE_TYPES.CallExpression: {
+        const fns = resolveValues(this.facts, n.callee).flatMap((v) => (v.kind === 'function' ? [v.node] : []));
+        if (fns.length === 0) return 'unknown';
+        const lives = fns.flatMap((f) => returnedExpressions(f).map((r) => this.life(r, depth + 1)));
+        return lives.length ? combine(lives) : 'unknown';
+      }
+      case AST_NODE_TYPES.MemberExpression: {
+        const obj = unwrap(n.object);
+        if (obj.type === AST_NODE_TYPES.ThisExpression) return this.thisMemberLife(n);
+        // `servers[sessionId]`: a per-session lookup, not one shared object.
+        if (n.computed && staticString(n.property) === null) return 'unknown';
+        return this.life(obj, depth + 1);
+      }
+      default:
+        return 'unknown';
+    }
+  }
+
+  private identifierLife(id: TSESTree.Identifier, depth: number): Life {
+    const v = this.facts.variableOf(id);
+    if (!v || v.defs.length === 0) return 'unknown';
+    const def = v.defs[0];
+    if (def.type === 'ImportBinding') return 'shared';
+    if (def.type === 'FunctionName' || def.type === 'ClassName') return 'unknown';
+    if (this.outlivesRequests(v)) {
+      const writes = this.regionWrites(v);
+      // Reassigned per connection: a different hazard (sharedTransportBindings), unless it is a lazy singleton.
+      if (writes.length && !writes.every((w) => isLazyWrite(w, v.name))) return 'unknown';
+      return 'shared';
+    }
+    if (def.type === 'Parameter') {
+      const fn = def.node as FunctionNode;
+      if (this.routes.some((r) => r.fn === fn)) return 'unknown';
+      const index = fn.params.findIndex((p) => p.type === AST_NODE_TYPES.Identifier && p.name === v.name);
+      if (index < 0) return 'unknown';
+      const sites = callSitesOf(this.facts, fn);
+      if (sites.length === 0) return 'unknown';
+      return combine(sites.map((s) => (s.arguments[index] ? this.life(s.arguments[index], depth + 1) : 'unknown')));
+    }
+    if (def.type !== 'Variable') return 'unknown';
+    const values: Node[] = [];
+    const decl = def.node as TSESTree.VariableDeclarator;
+    if (decl.init) values.push(decl.init);
+    for (const r of v.references) if (r.isWrite() && !r.init && r.writeExpr) values.push(r.writeExpr as Node);
+    if (values.length === 0) return 'unknown';
+    return combine(values.map((e) => this.life(e, depth + 1)));
+  }
+
+  /** `this.server` in per-request code: the field of the object that registered the route, unless reset per request. */
+  private thisMemberLife(m: TSESTree.MemberExpression): Life {
+    const name = memberName(m);
+    if (!name) return 'unknown';
+    let f: Node | undefined = m.parent;
+    while (f && !(isFunction(f) && f.type !== AST_NODE_TYPES.ArrowFunctionExpression)) f = f.parent;
+    if (!f || this.region.has(f as FunctionNode)) return 'unknown';
+    const cls = classOf(f);
+    if (!cls) return 'unknown';
+    for (const a of this.facts.assignments) {
+      const left = unwrap(a.left);
+      if (left.type === AST_NODE_TYPES.MemberExpression && unwrap(left.object).type === AST_NODE_TYPES.ThisExpression && memberName(left) === name && isInside(a, cls) && this.inRegion(a)) {
+        if (!isLazyWrite(a, `this.${name}`)) return 'unknown';
+      }
+    }
+    return 'shared';
+  }
+
+  // ---- what is a server, what is a transport ---------------------------------------------------------------------
+
+  private isServer(expr: Node): boolean {
+    const n = unwrap(expr);
+    for (const v of resolveValues(this.facts, n)) {
+      if (v.kind !== 'import' || !isMcpSource(v.source) || !SERVER_CLASSES.has(v.imported)) continue;
+      const i = v.path.findIndex(isNewStep);
+      if (i >= 0 && (i === v.path.length - 1 || (i === v.path.length - 2 && v.path[i + 1] === 'server'))) return true;
+    }
+    // A parameter or binding declared with an SDK server type: `server: Server`.
+    const id = n.type === AST_NODE_TYPES.MemberExpression && memberName(n) === 'server' ? unwrap(n.object) : n;
+    if (id.type === AST_NODE_TYPES.Identifier) {
+      const v = this.facts.variableOf(id);
+      const name = v?.defs[0]?.name as TSESTree.Identifier | undefined;
+      const type = name?.typeAnnotation?.typeAnnotation;
+      if (type && type.type === AST_NODE_TYPES.TSTypeReference && type.typeName.type === AST_NODE_TYPES.Identifier) {
+        const imp = this.facts.imports.get(type.typeName.name);
+        if (imp && isMcpSource(imp.source) && SERVER_CLASSES.has(imp.imported)) return true;
+      }
+    }
+    return false;
+  }
+
+  /** The SDK transport class a value is constructed from (`SSEServerTransport`…), if known. */
+  private transportClass(expr: Node): string | null {
+    for (const v of resolveValues(this.facts, expr)) {
+      if (v.kind === 'import' && isMcpSource(v.source) && /Transport$/.test(v.imported) && !/Client/.test(v.imported) && v.path.length === 1 && isNewStep(v.path[0])) return v.imported;
+    }
+    return null;
+  }
+
+  private looksLikeTransport(expr: Node): boolean {
+    if (this.transportClass(expr)) return true;
+    const n = unwrap(expr);
+    if (n.type === AST_NODE_TYPES.NewExpression) {
+      const c = calleeName(n.callee);
+      return !!c && /ServerTransport$/.test(c);
+    }
+    return false;
+  }
+
+  // ---- the findings ------------------------------------------------------------------------------------------------
+
+  private sharedServers(out: WiringFinding[]): void {
+    for (const call of this.facts.allCalls) {
+      if (call.type !== AST_NODE_TYPES.CallExpression) continue;
+      const callee = unwrap(call.callee);
+      if (callee.type !== AST_NODE_TYPES.MemberExpression || memberName(callee) !== 'connect' || call.arguments.length === 0) continue;
+      const route = this.routeOf(call);
+      if (!route) continue;
+      const receiver = callee.object;
+      const arg = call.arguments[0];
+      const serverLike =
+        this.isServer(receiver) ||
+        (call.arguments.length === 1 && (this.looksLikeTransport(arg) || (nameMatches(arg, /transport/i) && nameMatches(receiver, /server|mcp/i))));
+      if (!serverLike) continue;
+      if (this.life(receiver) !== 'shared') continue;
+      out.push({ kind: 'sharedServer', node: call, server: describe(receiver), route });
+    }
+    // A per-request factory that hands out the same server every time: createMcpHandler(() => server).
+    for (const route of this.routes) {
+      if (!route.label.includes('server factory')) continue;
+      for (const r of returnedExpressions(route.fn)) {
+        if (this.isServer(r) && this.life(r) === 'shared') out.push({ kind: 'sharedServer', node: r, server: describe(r), route });
+      }
+    }
+  }
+
+  private sharedTransportBindings(out: WiringFinding[]): void {
+    const seen = new Set<Variable>();
+    for (const scope of this.facts.scopeManager.scopes) for (const v of scope.variables) seen.add(v as Variable);
+    for (const v of seen) {
+      if (!this.outlivesRequests(v)) continue;
+      let reported = false;
+      for (const ref of v.references) {
+        if (reported) break;
+        if (!ref.isWrite() || ref.init || !ref.writeExpr) continue;
+        const writer = this.routeOf(ref.identifier as Node);
+        if (!writer || isLazyWrite(ref.identifier as Node, v.name)) continue;
+        if (!this.looksLikeTransport(ref.writeExpr as Node)) continue;
+        for (const r of v.references) {
+          if (!r.isRead()) continue;
+          const reader = this.routeOf(r.identifier as Node);
+          if (!reader || reader.fn === writer.fn) continue;
+          const write = (ref.identifier as Node).parent ?? (ref.identifier as Node);
+          out.push({ kind: 'sharedTransport', node: write, transport: v.name, route: writer, reader });
+          reported = true;
+          break;
+        }
+      }
+    }
+  }
+
+  private reusedStatelessTransports(out: WiringFinding[]): void {
+    const reported = new Set<Node>();
+    for (const call of this.facts.allCalls) {
+      if (call.type !== AST_NODE_TYPES.CallExpression) continue;
+      const callee = unwrap(call.callee);
+      if (callee.type !== AST_NODE_TYPES.MemberExpression || memberName(callee) !== 'handleRequest') continue;
+      const route = this.routeOf(call);
+      if (!route) continue;
+      const receiver = unwrap(callee.object);
+      if (this.life(receiver) !== 'shared') continue;
+      for (const made of this.constructionsOf(receiver)) {
+        if (reported.has(made) || this.inRegion(made)) continue;
+        const cls = calleeName(made.callee);
+        if (!cls || !STATELESS_CAPABLE.test(cls) || !isStatelessOptions(made.arguments[0])) continue;
+        reported.add(made);
+        out.push({ kind: 'reusedStatelessTransport', node: made, transport: describe(receiver), route });
+      }
+    }
+  }
+
+  /** The `new …` expressions a binding is initialised or assigned with (one level of identifiers). */
+  private constructionsOf(expr: Node): TSESTree.NewExpression[] {
+    const n = unwrap(expr);
+    if (n.type === AST_NODE_TYPES.NewExpression) return [n];
+    const out: TSESTree.NewExpression[] = [];
+    let v: Variable | null = null;
+    if (n.type === AST_NODE_TYPES.Identifier) v = this.facts.variableOf(n);
+    if (!v) return out;
+    for (const def of v.defs) {
+      if (def.type === 'Variable') {
+        const init = (def.node as TSESTree.VariableDeclarator).init;
+        if (init && unwrap(init).type === AST_NODE_TYPES.NewExpression) out.push(unwrap(init) as TSESTree.NewExpression);
+      }
+    }
+    for (const r of v.references) {
+      if (r.isWrite() && !r.init && r.writeExpr && unwrap(r.writeExpr as Node).type === AST_NODE_TYPES.NewExpression) out.push(unwrap(r.writeExpr as Node) as TSESTree.NewExpression);
+    }
+    return out;
+  }
+
+  private perConnectionHooks(out: WiringFinding[]): void {
+    for (const w of findProcessGlobalWrites(this.facts)) {
+      if (!/`console\.|process listeners/.test(w.what)) continue;
+      const route = this.routeOf(w.node);
+      if (!route) continue;
+      out.push({ kind: 'perConnectionHook', node: w.node, what: w.what, route });
+    }
+  }
+}
+
+/** `new()` in a resolved import path (`new()!` when the construction is at module level). */
+function isNewStep(step: string): boolean {
+  return step === 'new()' || step === 'new()!';
+}
+
+function combine(lives: Life[]): Life {
+  if (lives.includes('shared')) return 'shared';
+  if (lives.length && lives.every((l) => l === 'fresh')) return 'fresh';
+  return 'unknown';
+}
+
+/** `if (!x) x = …`, `x ??= …`, `x ||= …`: a first-caller fill, which keeps one value for every later request. */
+function isLazyWrite(node: Node, name: string): boolean {
+  const assign = node.type === AST_NODE_TYPES.AssignmentExpression ? node : node.parent?.type === AST_NODE_TYPES.AssignmentExpression ? node.parent : null;
+  if (assign && (assign.operator === '??=' || assign.operator === '||=')) return true;
+  for (let n: Node | undefined = node.parent; n && !isFunction(n); n = n.parent) {
+    if (n.type === AST_NODE_TYPES.IfStatement && testsAbsence(n.test, name)) return true;
+  }
+  return false;
+}
+
+function testsAbsence(test: Node, name: string): boolean {
+  const t = unwrap(test);
+  const mentions = (e: Node) => (memberPath(e) ?? []).join('.') === name;
+  if (t.type === AST_NODE_TYPES.UnaryExpression && t.operator === '!') return mentions(t.argument);
+  if (t.type === AST_NODE_TYPES.BinaryExpression && (t.operator === '===' || t.operator === '==')) {
+    const other = mentions(t.left) ? t.right : mentions(t.right) ? t.left : null;
+    if (!other) return false;
+    const o = unwrap(other);
+    return (o.type === AST_NODE_TYPES.Literal && o.value === null) || (o.type === AST_NODE_TYPES.Identifier && o.name === 'undefined');
+  }
+  if (t.type === AST_NODE_TYPES.LogicalExpression) return testsAbsence(t.left, name) || testsAbsence(t.right, name);
+  return false;
+}
+
+/** `{ sessionIdGenerator: undefined }`, or options without a session id generator: one transport per request. */
+function isStatelessOptions(arg: Node | undefined): boolean {
+  if (!arg) return true;
+  const n = unwrap(arg);
+  if (n.type !== AST_NODE_TYPES.ObjectExpression) return false;
+  const p = objectProp(n, 'sessionIdGenerator');
+  if (!p) return !n.properties.some((q) => q.type === AST_NODE_TYPES.SpreadElement);
+  const v = unwrap(p.value);
+  return v.type === AST_NODE_TYPES.Identifier && v.name === 'undefined';
+}
+
+function objectProp(obj: TSESTree.ObjectExpression, name: string): TSESTree.Property | null {
+  for (const p of obj.properties) if (p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === name) return p;
+  return null;
+}
+
+function routePath(arg: Node | undefined): string | null {
+  if (!arg) return null;
+  const s = staticString(arg);
+  if (s !== null) return s.startsWith('/') || s === '*' ? s : null;
+  const n = unwrap(arg);
+  if (n.type === AST_NODE_TYPES.TemplateLiteral) {
+    const text = n.quasis.map((q) => q.value.cooked ?? q.value.raw).join('…');
+    return text.startsWith('/') || text.startsWith('…') ? text : null;
+  }
+  if (n.type === AST_NODE_TYPES.Literal && 'regex' in n && n.regex) return `/${n.regex.pattern}/`;
+  if (n.type === AST_NODE_TYPES.ArrayExpression) {
+    const parts = n.elements.map((e) => (e ? staticString(e) : null));
+    if (parts.length && parts.every((p) => p !== null && p.startsWith('/'))) return parts.join(', ');
+  }
+  return null;
+}
+
+function httpVerbs(arg: Node | undefined): string | null {
+  if (!arg) return null;
+  const s = staticString(arg);
+  if (s !== null) return HTTP_VERBS.has(s.toUpperCase()) ? s.toUpperCase() : null;
+  const n = unwrap(arg);
+  if (n.type === AST_NODE_TYPES.ArrayExpression) {
+    const parts = n.elements.map((e) => (e ? staticString(e) : null));
+    if (parts.length && parts.every((p) => p !== null && HTTP_VERBS.has(p.toUpperCase()))) return parts.map((p) => p!.toUpperCase()).join('|');
+  }
+  return null;
+}
+
+function rootIdentifier(node: Node): TSESTree.Identifier | null {
+  let n = unwrap(node);
+  while (n.type === AST_NODE_TYPES.MemberExpression) n = unwrap(n.object);
+  return n.type === AST_NODE_TYPES.Identifier ? n : null;
+}
+
+function callText(callee: Node): string {
+  return (memberPath(callee) ?? ['createServer']).join('.');
+}
+
+function nameMatches(expr: Node, re: RegExp): boolean {
+  const path = memberPath(expr);
+  return !!path && re.test(path[path.length - 1]);
+}
+
+/** How a report names a server or transport: `server`, `this.server`, `mcpServer.server`. */
+function describe(expr: Node): string {
+  const n = unwrap(expr);
+  const path = memberPath(n);
+  if (path) return path.join('.');
+  if (n.type === AST_NODE_TYPES.CallExpression) {
+    const c = memberPath(n.callee);
+    if (c) return `${c.join('.')}()`;
+  }
+  return 'the server';
+}
+
+function classOf(fn: Node): TSESTree.ClassDeclaration | TSESTree.ClassExpression | null {
+  for (let n: Node | undefined = fn.parent; n; n = n.parent) {
+    if (n.type === AST_NODE_TYPES.ClassDeclaration || n.type === AST_NODE_TYPES.ClassExpression) return n;
+  }
+  return null;
+}
+
+const cache = new WeakMap<ModuleFacts, Wiring>();
+
+/** The wiring of one module, computed once per module facts (so once per linted file). */
+export function getWiring(facts: ModuleFacts): Wiring {
+  let w = cache.get(facts);
+  if (!w) {
+    w = new Wiring(facts);
+    cache.set(facts, w);
+  }
+  return w;
+}
