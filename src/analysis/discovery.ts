@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, isFunction, memberName, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
+import { calleeName, functionDisplayName, isFunction, memberName, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
 import type { ModuleFacts } from './module.js';
-import { classMember, propertyOf, resolveValues, type ClassNode, type Value } from './resolve.js';
+import { callSitesOf, classMember, propertyOf, resolveValues, type ClassNode, type Value } from './resolve.js';
 
 export type HandlerKind = 'tool' | 'resource' | 'prompt' | 'request' | 'notification' | 'task' | 'completion';
 
@@ -256,10 +256,44 @@ export class Discovery {
       inputParam = 0;
       contextParam = null;
     }
+    // A project wrapper (`function defineTool(name, description, cb) { server.tool(name, description, schema, cb) }`):
+    // each call of the wrapper registers its own callback under its own name.
+    const wrapped = this.wrapperSites(call, args[0], args[handlerIndex]);
+    if (wrapped) {
+      for (const w of wrapped) this.add({ kind, name: w.name, site: w.site, via: `${method} (through ${w.wrapper}())`, inputParam, contextParam }, w.values);
+      return;
+    }
     this.add({ kind, name: nameOf(facts, args[0]), site: call, via: method, inputParam, contextParam }, values);
     if (kind === 'resource') {
       for (const fn of values) if (fn.kind === 'function') this.fixResourceContext(fn.node);
     }
+  }
+
+  /** When the name and the handler are both parameters of the enclosing function, its call sites supply them. */
+  private wrapperSites(call: TSESTree.CallExpression, nameArg: Node, handlerArg: Node): { name: string | null; values: Value[]; site: Node; wrapper: string }[] | null {
+    const facts = this.facts;
+    const paramIndex = (n: Node): { fn: FunctionNode; index: number } | null => {
+      const u = unwrap(n);
+      if (u.type !== AST_NODE_TYPES.Identifier) return null;
+      const v = facts.variableOf(u);
+      const def = v?.defs[0];
+      if (!def || def.type !== 'Parameter') return null;
+      const fn = def.node as FunctionNode;
+      const index = fn.params.findIndex((p) => p.type === AST_NODE_TYPES.Identifier && p.name === u.name);
+      return index >= 0 ? { fn, index } : null;
+    };
+    const h = paramIndex(handlerArg);
+    const n = paramIndex(nameArg);
+    if (!h || !n || h.fn !== n.fn || facts.ownerOf(call) !== h.fn) return null;
+    const sites = callSitesOf(facts, h.fn);
+    if (sites.length === 0) return null;
+    const wrapper = functionDisplayName(h.fn) ?? 'wrapper';
+    return sites.map((site) => ({
+      name: nameOf(facts, site.arguments[n.index]),
+      values: site.arguments[h.index] ? resolveValues(facts, site.arguments[h.index]) : [],
+      site,
+      wrapper,
+    }));
   }
 
   private fixResourceContext(fn: FunctionNode): void {
