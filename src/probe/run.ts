@@ -181,11 +181,10 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
     if (!url) {
       const [cmd, ...args] = command as [string, ...string[]];
       const open = (label: string) =>
-        openStdio({ ...common(label), command: cmd, args, cwd: options.cwd, env, onStderr: stderrTo(label) }).then((c) => {
-          connections.push(c);
-          return c;
-        });
+        openStdio({ ...common(label), command: cmd, args, cwd: options.cwd, env, onStderr: stderrTo(label) });
+      // Both processes start at once; keep them in order (process 1 first) whichever answers first.
       const opened = await Promise.allSettled([open('server process 1'), ...(settings.secondProcess ? [open('server process 2')] : [])]);
+      for (const o of opened) if (o.status === 'fulfilled') connections.push(o.value);
       const failed = opened.find((o): o is PromiseRejectedResult => o.status === 'rejected');
       if (failed) throw failed.reason;
       const [primary, second] = connections as [Connection, Connection | undefined];
