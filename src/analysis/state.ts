@@ -42,6 +42,8 @@ export type AccessKind =
   | 'accumulate'
   /** `client ??= …`, `if (!client) client = …` */
   | 'lazyInit'
+  /** `writeChain = writeChain.then(…)`: a promise chain that orders work; no caller data is stored */
+  | 'serialize'
   | 'read';
 
 export interface StateAccess {
@@ -320,7 +322,16 @@ function referencesSame(node: Node, target: Node): boolean {
   return !!a && !!b && a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
+/** `chain = chain.then(…)` / `chain = write.catch(() => {})`: a promise chain that serialises work, not data. */
+function isPromiseChain(value: Node): boolean {
+  const v = unwrap(value);
+  if (v.type !== AST_NODE_TYPES.CallExpression) return false;
+  const name = calleeName(v.callee);
+  return (name === 'then' || name === 'catch' || name === 'finally') && unwrap(v.callee).type === AST_NODE_TYPES.MemberExpression;
+}
+
 function assignmentKind(facts: ModuleFacts, p: TSESTree.AssignmentExpression, base: Node): AccessKind {
+  if (p.operator === '=' && isPromiseChain(p.right)) return 'serialize';
   if (p.operator === '??=' || p.operator === '||=') return 'lazyInit';
   if (p.operator !== '=') return 'accumulate';
   const right = unwrap(p.right);

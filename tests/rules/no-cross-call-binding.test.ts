@@ -22,6 +22,15 @@ export function reset() { current = null; }`,
     // A per-call instance.
     `${header}class Session { target = ''; }
 server.tool('t', {}, async ({ x }) => { const s = new Session(); s.target = x; return { content: [{ type: 'text', text: s.target }] }; });`,
+    // A promise chain that serialises writes carries order, not caller data.
+    `${header}let writeChain: Promise<void> = Promise.resolve();
+server.tool('save', {}, async ({ x }) => { const w = writeChain.then(() => persist(x)); writeChain = w.catch(() => {}); await w; return { content: [] }; });
+declare function persist(x: unknown): Promise<void>;`,
+    // A lazy cache of a configuration lookup behind a sentinel (no-first-caller-cache's business, silent by default).
+    `${header}let clientId = 'unknown';
+async function getId() { if (clientId === 'unknown') { clientId = await readIdFile(); } return clientId; }
+server.tool('id', {}, async () => ({ content: [{ type: 'text', text: await getId() }] }));
+declare function readIdFile(): Promise<string>;`,
     // The server variable itself, assigned in main().
     `${header}let transport: unknown;
 async function main() { transport = {}; }
