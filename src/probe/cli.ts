@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { killAllSync } from './process.js';
 import { formatJson, formatText } from './report.js';
 import { DEFAULTS, runProbe } from './run.js';
 import { oneLine } from './text.js';
@@ -169,11 +170,19 @@ export async function probeMain(argv: string[], io: ProbeIo = { stdout: process.
   }
 
   const controller = new AbortController();
-  const onSignal = () => controller.abort();
+  // First Ctrl-C: stop the run and clean up (bounded, a few seconds). Second: kill everything now and exit.
+  const onSignal = () => {
+    if (!controller.signal.aborted) {
+      controller.abort();
+      return;
+    }
+    killAllSync();
+    process.exit(130);
+  };
   const handleSignals = io.handleSignals ?? true;
   if (handleSignals) {
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   }
   try {
     const result = await runProbe({

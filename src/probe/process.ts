@@ -29,13 +29,16 @@ const TAIL_LIMIT = 8 * 1024;
 const live = new Set<ManagedProcess>();
 let exitHookInstalled = false;
 
+/** SIGKILL every process group the probe started and has not finished stopping (synchronous). */
+export function killAllSync(): void {
+  for (const proc of live) proc.killGroupSync('SIGKILL');
+}
+
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  // Last resort if the host process exits while a probe is running: synchronous SIGKILL to every group.
-  process.on('exit', () => {
-    for (const proc of live) proc.killGroupSync('SIGKILL');
-  });
+  // Last resort if the host process exits while a probe is running.
+  process.on('exit', killAllSync);
 }
 
 export class ManagedProcess {

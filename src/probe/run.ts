@@ -110,6 +110,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
   let plan: ArgsPlan | undefined;
   let teardownTool: Tool | null = null;
   let design = '';
+  let connectStart: number | undefined;
   let connectMs = 0;
   let roundsMs = 0;
   let teardownMs = 0;
@@ -175,7 +176,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
     }
 
     // ---- connect ---------------------------------------------------------------------------
-    const connectStart = performance.now();
+    connectStart = performance.now();
     const names = SESSION_NAMES.slice(0, settings.sessions);
     let tools: Tool[];
     if (!url) {
@@ -204,10 +205,16 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
       if (command.length > 0) {
         const [cmd, ...args] = command as [string, ...string[]];
         try {
-          httpServer = await abortable(
-            ManagedProcess.start({ command: cmd, args, cwd: options.cwd, env, stdin: 'ignore', label: 'server process', onStderr: stderrTo('server process') }),
-            signal,
-          );
+          // not abortable: spawning takes milliseconds, and a process started after an abort would be orphaned
+          httpServer = await ManagedProcess.start({
+            command: cmd,
+            args,
+            cwd: options.cwd,
+            env,
+            stdin: 'ignore',
+            label: 'server process',
+            onStderr: stderrTo('server process'),
+          });
         } catch (error) {
           rethrowIfAborted(signal);
           throw new ProbeError(`could not start the server (${command.join(' ')}): ${errorMessage(error)}`);
@@ -257,6 +264,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
       teardown = { tool: teardownTool?.name ?? null, status: 'not-run', detail: 'not attempted: the probe could not complete its rounds', calls: [] };
     }
   } catch (error) {
+    if (connectMs === 0 && connectStart !== undefined) connectMs = performance.now() - connectStart;
     if (signal.aborted && signal.reason instanceof ProbeError) fatal = signal.reason.message;
     else if (error instanceof ProbeError) fatal = error.message;
     else fatal = `unexpected error: ${oneLine(errorMessage(error))}`;

@@ -9,7 +9,7 @@ import { DEFAULT_COMMAND, fillTemplate, planArguments, planTeardownArguments, se
 import { checkWorkspace } from '../../src/probe/workspace.js';
 import { scratchDir } from './helpers.js';
 
-const tool = (name: string, properties: Record<string, unknown>, required: string[] = []): Tool => ({
+const tool = (name: string, properties: Record<string, object>, required: string[] = []): Tool => ({
   name,
   inputSchema: { type: 'object', properties, required },
 });
