@@ -4,7 +4,7 @@ import { createRule } from '../src/util/create-rule.js';
 import { describeBinding, handlerPhrase, lineOf } from '../src/util/describe.js';
 
 export type Options = [];
-export type MessageId = 'crossCall';
+export type MessageId = 'crossCall' | 'crossCallImported';
 
 /** Does a read see what this write stored? Same binding, and a path that overlaps the written one. */
 function overlaps(write: StateAccess, read: StateAccess): boolean {
@@ -23,6 +23,8 @@ export default createRule<Options, MessageId>({
       recommended: 'recommended',
     },
     messages: {
+      crossCallImported:
+        '{{binding}}; {{writer}} assigns `{{target}}` here, so whatever reads it later, in this call or another caller\'s, sees this caller\'s value. Pass it in the call\'s arguments and return it in the response, or key it by the caller\'s scope argument.',
       crossCall:
         '{{binding}}; {{writer}} assigns `{{target}}` here and {{reader}} reads it (line {{line}}), so one caller\'s value reaches another caller\'s call. Pass it in the call\'s arguments and return it in the response, or key it by the caller\'s scope argument.',
     },
@@ -40,8 +42,20 @@ export default createRule<Options, MessageId>({
           if (w.kind !== 'assign' && w.kind !== 'fieldWrite') continue;
           if (w.binding.container === 'map' || w.binding.container === 'set' || w.binding.container === 'weak') continue;
           const reads = all.filter((r) => r.kind === 'read' && overlaps(w, r)).sort((a, b) => a.node.range[0] - b.node.range[0]);
-          if (reads.length === 0) continue;
           const writer = model.handlerOf(w.node);
+          if (reads.length === 0) {
+            // State imported from the project's own modules is read elsewhere in the program: the write is the crossing.
+            if (w.binding.scope !== 'import') continue;
+            const once = `${w.binding.key}|${writer ? describeHandler(writer) : ''}`;
+            if (seen.has(once)) continue;
+            seen.add(once);
+            context.report({
+              node: w.node,
+              messageId: 'crossCallImported',
+              data: { binding: describeBinding(w.binding), writer: handlerPhrase(writer), target: w.path.length ? `${w.binding.name}.${w.path.join('.')}` : w.binding.name },
+            });
+            continue;
+          }
           const once = `${w.binding.key}|${writer ? describeHandler(writer) : ''}`;
           if (seen.has(once)) continue;
           seen.add(once);

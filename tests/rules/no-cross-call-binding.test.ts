@@ -38,6 +38,17 @@ server.tool('t', {}, async () => ({ content: [] }));`,
   ],
   invalid: [
     {
+      // Imported state from the project's own module: read elsewhere in the program.
+      code: `${header}import { session } from './ctx.js';
+import { config } from 'some-package';
+server.tool('use', {}, async ({ target }) => {
+  session.current = target;
+  config.current = target;
+  return { content: [] };
+});`,
+      errors: [{ messageId: 'crossCallImported', line: 6, column: 3 }],
+    },
+    {
       code: `${header}let currentTarget: string | null = null;
 server.tool('set_target', { host: z.string() }, async ({ host }) => {
   currentTarget = host;
