@@ -2,30 +2,19 @@
 // the hazards that sit in functions registered or reached from another file; without type information, the same
 // rules behave exactly as recommended does.
 import tsParser from '@typescript-eslint/parser';
-import { ESLint, Linter } from 'eslint';
+import { Linter } from 'eslint';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import plugin from '../../src/index.js';
 import { TYPE_INFO_MISSING } from '../../src/analysis/model.js';
 import { ProjectModel } from '../../src/analysis/project.js';
+import { lintProject } from './lint-project.js';
 
 const fixture = path.resolve(import.meta.dirname, '../fixtures/cross-file');
 
 async function lint(config: 'recommended' | 'recommended-type-checked') {
-  const eslint = new ESLint({
-    cwd: fixture,
-    overrideConfigFile: true,
-    overrideConfig: [
-      { files: ['**/*.ts'], languageOptions: { parser: tsParser as never, parserOptions: { tsconfigRootDir: fixture } } },
-      ...(plugin.configs[config] as never[]),
-    ],
-  });
-  const results = await eslint.lintFiles(['src']);
-  return {
-    files: results.length,
-    findings: results.flatMap((r) => r.messages.map((m) => `${path.relative(fixture, r.filePath)}:${m.line}:${m.column} ${m.ruleId}`)).sort(),
-    messages: results.flatMap((r) => r.messages.map((m) => m.message)),
-  };
+  const { files, findings } = await lintProject(fixture, config, ['src']);
+  return { files, findings: findings.map((f) => f.at).sort(), messages: findings.map((f) => f.message) };
 }
 
 describe('cross-file analysis', () => {

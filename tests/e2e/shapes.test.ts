@@ -2,25 +2,14 @@
 // subscribe/setLevel handlers, name→function dispatch maps, tool objects in arrays registered in loops, tool classes,
 // project wrappers, closures started by handlers, factory state, registerToolTask and ResourceTemplate callbacks),
 // each fixture with hazards and look-alikes; exact findings for recommended and recommended-type-checked.
-import tsParser from '@typescript-eslint/parser';
-import { ESLint } from 'eslint';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import plugin from '../../src/index.js';
+import { lintProject } from './lint-project.js';
 
 const fixture = path.resolve(import.meta.dirname, '../fixtures/shapes');
 
 async function lint(config: 'recommended' | 'recommended-type-checked') {
-  const eslint = new ESLint({
-    cwd: fixture,
-    overrideConfigFile: true,
-    overrideConfig: [
-      { files: ['**/*.ts'], languageOptions: { parser: tsParser as never, parserOptions: { tsconfigRootDir: fixture } } },
-      ...(plugin.configs[config] as never[]),
-    ],
-  });
-  const results = await eslint.lintFiles(['.']);
-  return results.flatMap((r) => r.messages.map((m) => ({ at: `${path.relative(fixture, r.filePath)}:${m.line}:${m.column} ${m.ruleId}`, message: m.message })));
+  return (await lintProject(fixture, config)).findings;
 }
 
 const EXPECTED = [
