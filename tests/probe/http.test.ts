@@ -34,8 +34,9 @@ async function serve(name: string, args: string[], tag: string, onTestFinished: 
 type OnTestFinished = (fn: () => Promise<void>) => void;
 
 afterAll(() => {
-  expect(processesWith(FILE_TAG, { prefix: true })).toEqual([]);
+  const left = processesWith(FILE_TAG, { prefix: true });
   scratch.remove();
+  expect(left).toEqual([]);
 });
 
 const json = ['--format', 'json'];

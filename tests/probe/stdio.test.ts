@@ -27,8 +27,9 @@ function expectNoLeftovers(tag: string, pids: (number | undefined)[]): void {
 }
 
 afterAll(() => {
-  expect(processesWith(FILE_TAG, { prefix: true })).toEqual([]);
+  const left = processesWith(FILE_TAG, { prefix: true });
   scratch.remove();
+  expect(left).toEqual([]);
 });
 
 // Probe runs mostly wait on child processes, so the tests of each group run concurrently.
