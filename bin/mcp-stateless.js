@@ -1,7 +1,12 @@
 #!/usr/bin/env node
-import { main } from '../dist/src/cli.js';
+// `probe` needs neither ESLint nor the parser: load it directly so `mcp-stateless probe` starts fast.
+const argv = process.argv.slice(2);
+const run =
+  argv[0] === 'probe'
+    ? import('../dist/src/probe/cli.js').then(({ probeMain }) => probeMain(argv.slice(1)))
+    : import('../dist/src/cli.js').then(({ main }) => main(argv));
 
-main(process.argv.slice(2)).then(
+run.then(
   (code) => {
     process.exitCode = code;
   },
