@@ -2,14 +2,18 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { isFunction, memberName, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
 import type { ModuleFacts, Variable } from './module.js';
 import type { Registration } from './discovery.js';
+import { knownCallOrigin } from './processes.js';
 
 /**
  * Where a value comes from, as far as the module shows:
  * - `input`: the caller's arguments (or URI); `scope`: the caller's scope argument (workspace, run id);
  * - `context`: the request context object; `session`: MCP session identity; `auth`: the caller's credentials;
  * - `fresh`: an object made during this call; `const`: a literal; `module`: a long-lived binding; `param`: a helper's parameter.
+ * - well-known calls: `tmpdir` (`os.tmpdir()`), `cwd` (`process.cwd()`), `homedir` (`os.homedir()`), `random`
+ *   (`randomUUID()`, `mkdtemp()`, `Math.random()`: wherever it is evaluated), `time` (`Date.now()`), `dirname`
+ *   (`__dirname`, `import.meta.dirname`/`url`).
  */
-export type Origin = 'input' | 'scope' | 'context' | 'session' | 'auth' | 'fresh' | 'const' | 'module' | 'param' | 'env';
+export type Origin = 'input' | 'scope' | 'context' | 'session' | 'auth' | 'fresh' | 'const' | 'module' | 'param' | 'env' | 'tmpdir' | 'cwd' | 'homedir' | 'random' | 'time' | 'dirname';
 
 const SESSION_MEMBERS = new Set(['sessionId', 'session_id', 'mcp-session-id']);
 const AUTH_MEMBERS = new Set(['authInfo', 'auth', 'authorization', 'Authorization', 'token', 'accessToken', 'credentials', 'cookie', 'cookies']);
@@ -60,12 +64,15 @@ export class ValueOrigins {
           if (AUTH_MEMBERS.has(name) && (base.has('context') || base.has('auth'))) out.add('auth');
           if (this.facts.settings.scopeArguments.includes(name) && (base.has('input') || base.has('param'))) out.add('scope');
           if (name === 'env' && n.object.type === AST_NODE_TYPES.Identifier && n.object.name === 'process') out.add('env');
+          if ((name === 'dirname' || name === 'filename' || name === 'url') && n.object.type === AST_NODE_TYPES.MetaProperty) out.add('dirname');
         } else {
           add(this.compute(n.property, depth + 1, seen));
         }
         break;
       }
       case AST_NODE_TYPES.CallExpression: {
+        const known = knownCallOrigin(this.facts, n);
+        if (known) out.add(known);
         const callee = unwrap(n.callee);
         if (callee.type === AST_NODE_TYPES.MemberExpression) {
           add(this.compute(callee.object, depth + 1, seen));
@@ -113,6 +120,7 @@ export class ValueOrigins {
     const v = this.facts.variableOf(id);
     if (!v) {
       if (id.name === 'undefined') out.add('const');
+      if (id.name === '__dirname' || id.name === '__filename') out.add('dirname');
       return out;
     }
     return this.variable(v, depth, seen);

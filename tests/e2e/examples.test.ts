@@ -28,6 +28,19 @@ const LEAKY = [
   'examples/leaky-server/server.ts:32:5 mcp-stateless/no-cross-call-binding',
   'examples/leaky-server/server.ts:41:22 mcp-stateless/no-first-caller-cache',
   'examples/leaky-server/server.ts:42:5 mcp-stateless/no-process-global-mutation',
+  // The command runner: filesystem and process hazards.
+  'examples/leaky-server/runner.ts:14:17 mcp-stateless/no-shared-scratch-dir',
+  'examples/leaky-server/runner.ts:22:51 mcp-stateless/no-shared-scope-fallback',
+  'examples/leaky-server/runner.ts:23:19 mcp-stateless/require-child-process-isolation',
+  'examples/leaky-server/runner.ts:23:55 mcp-stateless/no-unguarded-path-join',
+  'examples/leaky-server/runner.ts:27:19 mcp-stateless/no-fixed-path-io',
+  'examples/leaky-server/runner.ts:35:63 mcp-stateless/no-fixed-path-io',
+  'examples/leaky-server/runner.ts:42:5 mcp-stateless/require-child-process-isolation',
+  'examples/leaky-server/runner.ts:42:14 mcp-stateless/no-fixed-path-io',
+  'examples/leaky-server/runner.ts:43:5 mcp-stateless/require-child-process-isolation',
+  'examples/leaky-server/runner.ts:43:31 mcp-stateless/no-shared-scratch-dir',
+  'examples/leaky-server/runner.ts:52:11 mcp-stateless/require-teardown-tool',
+  'examples/leaky-server/runner.ts:52:17 mcp-stateless/no-unguarded-path-join',
 ];
 
 describe('example servers', () => {
@@ -39,7 +52,7 @@ describe('example servers', () => {
     const err = await run('node', ['bin/mcp-stateless.js', 'examples/'], { cwd: root }).catch((e: { code: number; stdout: string }) => e);
     expect((err as { code: number }).code).toBe(1);
     const out = (err as { stdout: string }).stdout;
-    for (const rule of ['no-module-accumulator', 'no-session-keyed-state', 'no-cross-call-binding', 'no-first-caller-cache', 'no-process-global-mutation']) {
+    for (const rule of ['no-module-accumulator', 'no-session-keyed-state', 'no-cross-call-binding', 'no-first-caller-cache', 'no-process-global-mutation', 'no-fixed-path-io', 'no-shared-scratch-dir', 'no-unguarded-path-join', 'require-child-process-isolation', 'no-shared-scope-fallback', 'require-teardown-tool']) {
       expect(out).toContain(`mcp-stateless/${rule}`);
     }
     expect(out).not.toContain('clean-server');
@@ -47,13 +60,13 @@ describe('example servers', () => {
 
   it('the CLI exits 0 on the clean server and says so', async () => {
     const { stdout } = await run('node', ['bin/mcp-stateless.js', 'examples/clean-server'], { cwd: root });
-    expect(stdout).toContain('no statelessness hazards found in 1 file(s)');
+    expect(stdout).toContain('no statelessness hazards found in 2 file(s)');
   });
 
   it('the CLI gives JSON with --format json', async () => {
     const err = await run('node', ['bin/mcp-stateless.js', '--format', 'json', 'examples/leaky-server'], { cwd: root }).catch((e: { stdout: string }) => e);
     const parsed = JSON.parse((err as { stdout: string }).stdout) as { messages: { ruleId: string }[] }[];
-    expect(parsed[0].messages).toHaveLength(LEAKY.length);
+    expect(parsed.flatMap((f) => f.messages)).toHaveLength(LEAKY.length);
   });
 
   it('the CLI exits 2 with one line for a missing path or a bad option', async () => {

@@ -1,0 +1,109 @@
+import { getServerModel } from '../src/analysis/model.js';
+import { fixedReason, getPathAnalysis, isFixed, isPerCall, MODULE_OPTION_SCHEMAS, modulesOf, pathKey, quote, shellTargets, type Trace } from '../src/analysis/paths.js';
+import { createRule } from '../src/util/create-rule.js';
+import { handlerPhrase } from '../src/util/describe.js';
+import type { TSESTree } from '@typescript-eslint/utils';
+
+export type Options = [{ reportAllReads?: boolean; fsModules?: string[]; processModules?: string[] }];
+export type MessageId = 'fixedWrite' | 'fixedReadBack' | 'fixedShellTarget';
+
+const VERBS: Record<string, string> = {
+  appendFile: 'appends to', createWriteStream: 'opens a write stream on', mkdir: 'creates', ensureDir: 'creates', mkdirp: 'creates', mkdirs: 'creates',
+  ensureFile: 'creates', rename: 'renames into', move: 'moves into', copyFile: 'copies to', cp: 'copies to', copy: 'copies to', rm: 'removes',
+  unlink: 'removes', remove: 'removes', rmdir: 'removes', emptyDir: 'empties', truncate: 'truncates', symlink: 'links', link: 'links',
+};
+
+export default createRule<Options, MessageId>({
+  name: 'no-fixed-path-io',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Disallow handler code that writes, or reads back, a file path that does not depend on the call',
+      recommended: 'recommended',
+      strictOptions: [{ reportAllReads: true }],
+    },
+    messages: {
+      fixedWrite:
+        "{{handler}} {{verb}} `{{path}}`, a path that does not depend on the call ({{reason}}): concurrent callers overwrite and read each other's file. Derive it from the caller's workspace (`path.join(workspaceDir, …)`) or make it per call (`mkdtemp` inside the call).",
+      fixedReadBack:
+        "{{handler}} reads `{{path}}`, a fixed path that handler code also writes ({{reason}}): one caller reads back what another wrote. Derive it from the caller's workspace instead.",
+      fixedShellTarget:
+        "{{handler}} runs a shell command that writes to `{{path}}`, which does not depend on the call ({{reason}}): concurrent callers clobber each other's output. Write under the caller's workspace (and run the command with `cwd` set to it).",
+    },
+    schema: [
+      {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          reportAllReads: {
+            type: 'boolean',
+            description: 'Also report handler reads of fixed paths that no handler in the file writes (files another process or file may write).',
+          },
+          ...MODULE_OPTION_SCHEMAS,
+        },
+      },
+    ],
+    defaultOptions: [{ reportAllReads: false, fsModules: [], processModules: [] }],
+  },
+  create(context, [options]) {
+    return {
+      'Program:exit'() {
+        const model = getServerModel(context);
+        const analysis = getPathAnalysis(model, { modules: modulesOf(options) });
+        const text = (n: TSESTree.Node) => context.sourceCode.getText(n);
+        const writtenKeys = new Set<string>();
+        const reads: { node: TSESTree.Node; trace: Trace; key: string }[] = [];
+        for (const f of analysis.fsCalls) {
+          const h = model.handlerOf(f.call);
+          if (!h) continue;
+          for (const { arg, effect } of analysis.pathArgs(f)) {
+            if (effect === 'mkdtemp' || effect === 'meta') continue;
+            const trace = analysis.trace(arg, f.call);
+            // Under a start-up mkdtemp: no-shared-scratch-dir reports the directory where it is made.
+            if (!isFixed(trace) || trace.tags.has('random-startup')) continue;
+            const key = pathKey(model, arg, text);
+            if (effect === 'read') {
+              reads.push({ node: arg, trace, key });
+              continue;
+            }
+            writtenKeys.add(key);
+            const method = f.method.replace(/Sync$/, '');
+            context.report({ node: arg, messageId: 'fixedWrite', data: { handler: handlerPhrase(h), verb: VERBS[method] ?? 'writes', path: quote(text(arg)), reason: fixedReason(trace) } });
+          }
+        }
+        for (const r of reads) {
+          if (!options.reportAllReads && !writtenKeys.has(r.key)) continue;
+          context.report({ node: r.node, messageId: 'fixedReadBack', data: { handler: handlerPhrase(model.handlerOf(r.node)), path: quote(text(r.node)), reason: fixedReason(r.trace) } });
+        }
+        for (const p of analysis.processCalls) {
+          if (!p.shell || !p.command) continue;
+          const h = model.handlerOf(p.call);
+          if (!h) continue;
+          const { props } = analysis.processOptions(p);
+          const cwd = props.get('cwd');
+          const cwdPerCall = !!cwd && isPerCall(analysis.trace(cwd, p.call));
+          for (const target of shellTargets(model, p.command)) {
+            let trace: Trace;
+            if (target.parts.length === 0) {
+              if (!target.text.startsWith('/') && !target.text.startsWith('~') && cwdPerCall) continue;
+              trace = { tags: new Set(['const']), rawInput: null, unsound: null };
+              if (target.text.startsWith('/tmp')) trace.tags.add('tmpdir');
+              else if (!target.text.startsWith('/')) {
+                // Relative to the child's working directory: the server's, or the fixed one it is given.
+                if (cwd) analysis.trace(cwd, p.call).tags.forEach((t) => trace.tags.add(t));
+                else trace.tags.add('cwd');
+                if (!isFixed(trace)) continue;
+              }
+            } else {
+              trace = { tags: new Set(['const']), rawInput: null, unsound: null };
+              for (const part of target.parts) analysis.trace(part, p.call).tags.forEach((t) => trace.tags.add(t));
+              if (!isFixed(trace)) continue;
+              if (!target.text.startsWith('${') && !target.text.startsWith('/') && cwdPerCall) continue;
+            }
+            context.report({ node: p.command, messageId: 'fixedShellTarget', data: { handler: handlerPhrase(h), path: quote(target.text), reason: fixedReason(trace) } });
+          }
+        }
+      },
+    };
+  },
+});

@@ -1,0 +1,43 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+import { getServerModel } from '../src/analysis/model.js';
+import { sharedFallback } from '../src/analysis/paths.js';
+import { createRule } from '../src/util/create-rule.js';
+import { handlerPhrase } from '../src/util/describe.js';
+
+export type Options = [];
+export type MessageId = 'sharedFallback';
+
+export default createRule<Options, MessageId>({
+  name: 'no-shared-scope-fallback',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: "Disallow falling back to a shared or privileged directory when the caller's scope argument is missing",
+      recommended: 'recommended',
+    },
+    messages: {
+      sharedFallback:
+        "{{handler}} falls back to `{{fallback}}` ({{what}}) when `{{scope}}` is missing, so every call without a scope lands in the same place, shared with the server and each other. Fall back to a dedicated ad-hoc directory under the runs root (`path.join(RUNS_ROOT, '_adhoc')`) or reject the call.",
+    },
+    schema: [],
+    defaultOptions: [],
+  },
+  create(context) {
+    return {
+      'Program:exit'() {
+        const model = getServerModel(context);
+        for (const f of sharedFallback(model)) {
+          context.report({
+            node: f.fallback,
+            messageId: 'sharedFallback',
+            data: { handler: handlerPhrase(model.handlerOf(f.fallback)), fallback: quote(context.sourceCode.getText(f.fallback)), what: f.what, scope: context.sourceCode.getText(f.scope as TSESTree.Node) },
+          });
+        }
+      },
+    };
+  },
+});
+
+function quote(s: string): string {
+  return s.length > 50 ? `${s.slice(0, 47)}…` : s;
+}

@@ -1,0 +1,77 @@
+import { getServerModel } from '../src/analysis/model.js';
+import { getPathAnalysis, MODULE_OPTION_SCHEMAS, modulesOf, quote } from '../src/analysis/paths.js';
+import { createRule } from '../src/util/create-rule.js';
+import { handlerPhrase } from '../src/util/describe.js';
+import type { TSESTree } from '@typescript-eslint/utils';
+
+export type Options = [{ guards?: string[]; trustImportedGuardNames?: boolean; fsModules?: string[]; processModules?: string[] }];
+export type MessageId = 'unguarded' | 'unsoundGuard';
+
+export default createRule<Options, MessageId>({
+  name: 'no-unguarded-path-join',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Disallow filesystem and process paths built from a tool argument without a containment guard',
+      recommended: 'recommended',
+      strictOptions: [{ trustImportedGuardNames: false }],
+    },
+    messages: {
+      unguarded:
+        "{{handler}} passes `{{path}}`, built from a tool argument, to `{{call}}` with no containment check: `..` or an absolute path reaches other callers' workspaces. Resolve it under the workspace root and reject it unless it equals the root or starts with `root + path.sep` (or use a guard function).",
+      unsoundGuard:
+        "This check does not contain the path {{handler}} passes to `{{call}}` (`{{path}}`): {{reason}}. Resolve the path, then require `resolved === root || resolved.startsWith(root + path.sep)` (or `path.relative(root, resolved)` not starting with `..`).",
+    },
+    schema: [
+      {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          guards: {
+            type: 'array',
+            items: { type: 'string', minLength: 1 },
+            description: 'Names of functions trusted as containment guards: their result, or a value passed to them before use, is treated as contained.',
+          },
+          trustImportedGuardNames: {
+            type: 'boolean',
+            description: 'Treat a call to an imported function named like a guard (validatePath, ensureInside…) as a guard, since its body is in another file.',
+          },
+          ...MODULE_OPTION_SCHEMAS,
+        },
+      },
+    ],
+    defaultOptions: [{ guards: [], trustImportedGuardNames: true, fsModules: [], processModules: [] }],
+  },
+  create(context, [options]) {
+    return {
+      'Program:exit'() {
+        const model = getServerModel(context);
+        const analysis = getPathAnalysis(model, { guards: options.guards ?? [], trustImportedGuardNames: options.trustImportedGuardNames ?? true, modules: modulesOf(options) });
+        const sinks: { node: TSESTree.Node; at: TSESTree.Node; call: string }[] = [];
+        for (const f of analysis.fsCalls) {
+          if (!model.isHandlerCode(f.call)) continue;
+          // realpath is how a guard resolves symlinks before its check: not a use of the path.
+          if (/^realpath/.test(f.method)) continue;
+          for (const { arg } of analysis.pathArgs(f)) sinks.push({ node: arg, at: f.call, call: f.method });
+        }
+        for (const p of analysis.processCalls) {
+          if (!model.isHandlerCode(p.call)) continue;
+          const cwd = analysis.processOptions(p).props.get('cwd');
+          if (cwd) sinks.push({ node: cwd, at: p.call, call: `${p.name}({ cwd })` });
+        }
+        // A guard that looks right and is not is reported once, at the guard, naming the first path it lets through.
+        const unsoundReported = new Set<TSESTree.Node>();
+        for (const s of sinks) {
+          const t = analysis.trace(s.node, s.at);
+          if (!t.rawInput) continue;
+          const data = { handler: handlerPhrase(model.handlerOf(s.at)), path: quote(context.sourceCode.getText(s.node)), call: s.call };
+          if (t.unsound) {
+            if (unsoundReported.has(t.unsound.node)) continue;
+            unsoundReported.add(t.unsound.node);
+            context.report({ node: t.unsound.node, messageId: 'unsoundGuard', data: { ...data, reason: t.unsound.reason } });
+          } else context.report({ node: s.node, messageId: 'unguarded', data });
+        }
+      },
+    };
+  },
+});

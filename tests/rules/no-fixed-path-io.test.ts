@@ -1,0 +1,146 @@
+import { RuleTester } from '@typescript-eslint/rule-tester';
+import rule from '../../rules/no-fixed-path-io.js';
+
+const ruleTester = new RuleTester();
+// Four lines: reports in the cases below start at line 5.
+const header = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import os from 'node:os';
+const server = new McpServer({ name: 't', version: '1' });
+`;
+
+ruleTester.run('no-fixed-path-io', rule, {
+  valid: [
+    // A constant file name joined under the caller's workspace.
+    `${header}import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+server.tool('save', { workspace: z.string(), text: z.string() }, async ({ workspace, text }) => {
+  await writeFile(path.join('/srv/runs', workspace, 'out.txt'), text);
+  return { content: [] };
+});`,
+    // A read-only asset read from a fixed path at start-up, and again (read only) in a handler.
+    `${header}import { readFileSync } from 'node:fs';
+const TEMPLATE = readFileSync(new URL('./template.html', import.meta.url), 'utf8');
+server.tool('render', {}, async () => ({ content: [{ type: 'text', text: TEMPLATE + readFileSync('/etc/motd', 'utf8') }] }));`,
+    // A per-call temp dir (mkdtemp inside the call) and random names.
+    `${header}import { mkdtemp, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+server.tool('scratch', {}, async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'job-'));
+  await writeFile(path.join(dir, 'out.json'), '{}');
+  await writeFile(path.join(os.tmpdir(), \`\${randomUUID()}.json\`), '{}');
+  return { content: [] };
+});`,
+    // Start-up writes to a fixed path are configuration, not a per-call hazard.
+    `${header}import fs from 'node:fs';
+fs.writeFileSync('/tmp/server.pid', String(process.pid));
+server.tool('t', {}, async () => ({ content: [] }));`,
+    // A local named fs / path that is not the module.
+    `${header}server.tool('t', {}, async () => {
+  const fs = { writeFile: (p: string, d: string) => [p, d] };
+  const path = { join: (...a: string[]) => a.join('/') };
+  fs.writeFile(path.join('/tmp', 'x'), 'y');
+  return { content: [] };
+});`,
+    // Writes inside page.evaluate run in the browser.
+    `${header}declare const page: { evaluate(fn: () => void): Promise<void> };
+server.tool('t', {}, async () => {
+  await page.evaluate(() => { localStorage.setItem('k', 'v'); });
+  return { content: [] };
+});`,
+    // A shell redirection relative to a per-call cwd.
+    `${header}import { execSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+server.tool('t', {}, async () => {
+  const dir = mkdtempSync(os.tmpdir() + '/x-');
+  execSync('echo hi > out.txt', { cwd: dir, env: { ...process.env, HOME: dir, TMPDIR: dir } });
+  return { content: [] };
+});`,
+    // A path from an imported helper is not followed (never a guess that reports).
+    `${header}import { writeFile } from 'node:fs/promises';
+import { outputPathFor } from './paths.js';
+server.tool('t', {}, async () => { await writeFile(outputPathFor('x'), ''); return { content: [] }; });`,
+  ],
+  invalid: [
+    {
+      code: `${header}import { writeFileSync, readFileSync } from 'node:fs';
+server.tool('save', { text: z.string() }, async ({ text }) => {
+  writeFileSync('/tmp/out.txt', text);
+  return { content: [] };
+});
+server.tool('load', {}, async () => ({ content: [{ type: 'text', text: readFileSync('/tmp/out.txt', 'utf8') }] }));`,
+      errors: [
+        { messageId: 'fixedWrite', line: 7, column: 17, suggestions: null },
+        { messageId: 'fixedReadBack', line: 10, column: 85, suggestions: null },
+      ],
+    },
+    {
+      // Relative to the server's cwd; fs.promises; fs-extra; a stream; path.join(os.tmpdir(), …).
+      code: `${header}import * as fs from 'fs';
+import fse from 'fs-extra';
+import path from 'path';
+const OUT = path.join(os.tmpdir(), 'report.json');
+server.tool('report', {}, async () => {
+  await fs.promises.appendFile('out.txt', 'x');
+  await fse.outputJson(OUT, {});
+  fs.createWriteStream(path.join(os.tmpdir(), 'log.txt'));
+  return { content: [] };
+});`,
+      errors: [
+        { messageId: 'fixedWrite', line: 10, column: 32, suggestions: null },
+        { messageId: 'fixedWrite', line: 11, column: 24, suggestions: null },
+        { messageId: 'fixedWrite', line: 12, column: 24, suggestions: null },
+      ],
+    },
+    {
+      // Date.now() is not unique across concurrent callers; require() forms; a same-file helper.
+      code: `${header}const { writeFile } = require('node:fs/promises');
+async function save(name: string, data: string) { await writeFile(name, data); }
+server.tool('helm', { values: z.string() }, async ({ values }) => {
+  await save(\`/tmp/values-\${Date.now()}.yaml\`, values);
+  return { content: [] };
+});`,
+      errors: [{ messageId: 'fixedWrite', line: 6, column: 67, suggestions: null }],
+    },
+    {
+      // Shell redirections and -o targets in commands.
+      code: `${header}import { exec, spawn } from 'node:child_process';
+server.tool('run', { cmd: z.string() }, async ({ cmd }) => {
+  exec(\`\${cmd} > /tmp/out.txt\`);
+  spawn('curl', ['-s', 'https://example.com', '-o', 'page.html'], { shell: true });
+  spawn('sh', ['-c', 'ls >> listing.txt']);
+  return { content: [] };
+});`,
+      errors: [
+        { messageId: 'fixedShellTarget', line: 7, column: 8, suggestions: null },
+        { messageId: 'fixedShellTarget', line: 9, column: 22, suggestions: null },
+      ],
+    },
+    {
+      // A long-lived instance's field, read and written by the methods the tools call (the memory-server shape).
+      code: `${header}import { promises as fsp } from 'node:fs';
+class Store {
+  constructor(private file: string) {}
+  async load() { return fsp.readFile(this.file, 'utf8'); }
+  async save(d: string) { await fsp.writeFile(this.file, d); }
+}
+const store = new Store(process.env.STORE_PATH ?? 'store.jsonl');
+server.tool('add', { item: z.string() }, async ({ item }) => {
+  await store.save((await store.load()) + item);
+  return { content: [] };
+});`,
+      errors: [
+        { messageId: 'fixedReadBack', line: 8, column: 38, suggestions: null },
+        { messageId: 'fixedWrite', line: 9, column: 47, suggestions: null },
+      ],
+    },
+    {
+      // reportAllReads (strict): a handler read of a fixed path nobody in this file writes.
+      code: `${header}import { readFile } from 'node:fs/promises';
+server.tool('status', {}, async () => ({ content: [{ type: 'text', text: await readFile('/var/run/job.status', 'utf8') }] }));`,
+      options: [{ reportAllReads: true }],
+      errors: [{ messageId: 'fixedReadBack', line: 6, column: 89, suggestions: null }],
+    },
+  ],
+});

@@ -1,0 +1,185 @@
+import { RuleTester } from '@typescript-eslint/rule-tester';
+import rule from '../../rules/no-unguarded-path-join.js';
+
+const ruleTester = new RuleTester();
+
+ruleTester.run('no-unguarded-path-join', rule, {
+  valid: [
+    // resolve, then equality with the root or startsWith(root + path.sep).
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('read', { file: z.string() }, async ({ file }) => {
+  const full = path.resolve(ROOT, file);
+  if (full !== ROOT && !full.startsWith(ROOT + path.sep)) throw new Error('outside');
+  return { content: [{ type: 'text', text: await fs.readFile(full, 'utf8') }] };
+});`,
+    // realpath before the check; path.relative rejected when it starts with '..' or is absolute.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('read', { file: z.string() }, async ({ file }) => {
+  const full = await fs.realpath(path.join(ROOT, file));
+  const rel = path.relative(ROOT, full);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new Error('outside');
+  return { content: [{ type: 'text', text: await fs.readFile(full, 'utf8') }] };
+});`,
+    // A same-file guard function that throws on escape (with ~ expansion via os.homedir()), and basename().
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import os from 'node:os';
+const ROOT = '/srv/runs';
+function expandHome(p: string) { return p.startsWith('~/') ? path.join(os.homedir(), p.slice(2)) : p; }
+function inside(root: string, p: string): string {
+  const resolved = path.resolve(root, expandHome(p));
+  if (resolved !== root && !resolved.startsWith(\`\${root}\${path.sep}\`)) throw new Error('escape');
+  return resolved;
+}
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('write', { workspace: z.string(), file: z.string() }, async ({ workspace, file }) => {
+  const dir = inside(ROOT, workspace);
+  await fs.writeFile(inside(dir, file), 'x');
+  await fs.writeFile(path.join(dir, path.basename(file)), 'y');
+  return { content: [] };
+});`,
+    // A guard imported from another file, named like one; a local object called path.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { validatePath } from './lib.js';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('read', { file: z.string() }, async ({ file }) => {
+  const valid = await validatePath(file);
+  return { content: [{ type: 'text', text: await fs.readFile(valid, 'utf8') }] };
+});
+server.tool('read2', { file: z.string() }, async ({ file }) => {
+  const path = { join: (...a: string[]) => a.join('/') };
+  const local = path.join('/srv', file);
+  return { content: [{ type: 'text', text: local }] };
+});
+`,
+    // A guard function named in options (its body is elsewhere).
+    { code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { writeFile } from 'node:fs/promises';
+import { _workspaceDir } from './ws.js';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('w', {}, async ({ workspace }: { workspace: string }) => {
+  _workspaceDir(workspace);
+  await writeFile(workspace + '/out.txt', '');
+  return { content: [] };
+});`, options: [{ guards: ['_workspaceDir'] }] },
+    // Start-up code and fixed paths are other rules' business.
+    `import { readFileSync } from 'node:fs';
+const config = readFileSync(process.argv[2] ?? 'config.json', 'utf8');
+export { config };`,
+  ],
+  invalid: [
+    {
+      // path.join of a tool argument, straight to readFile.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('read', { file: z.string() }, async ({ file }) => {
+  const text = await fs.readFile(path.join(ROOT, file), 'utf8');
+  return { content: [{ type: 'text', text }] };
+});`,
+      errors: [{ messageId: 'unguarded', line: 8, column: 34, suggestions: null }],
+    },
+    {
+      // startsWith(root) without a trailing separator: /srv/runs also accepts /srv/runsX.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('read', { file: z.string() }, async ({ file }) => {
+  const full = path.resolve(ROOT, file);
+  if (!full.startsWith(ROOT)) throw new Error('outside');
+  return { content: [{ type: 'text', text: await fs.readFile(full, 'utf8') }] };
+});`,
+      errors: [{ messageId: 'unsoundGuard', line: 9, column: 8, suggestions: null }],
+    },
+    {
+      // The check runs before decodeURIComponent.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('read', { file: z.string() }, async ({ file }) => {
+  const full = path.resolve(ROOT, file);
+  if (!full.startsWith(ROOT + path.sep)) throw new Error('outside');
+  const decoded = decodeURIComponent(full);
+  return { content: [{ type: 'text', text: await fs.readFile(decoded, 'utf8') }] };
+});`,
+      errors: [{ messageId: 'unsoundGuard', line: 10, column: 38, suggestions: null }],
+    },
+    {
+      // A guard that is fail-open when its allow-list is empty.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+const allowed: string[] = [];
+function isAllowed(p: string): boolean {
+  if (allowed.length === 0) return true;
+  const r = path.resolve(p);
+  return allowed.some((d) => r.startsWith(d + path.sep));
+}
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('read', { file: z.string() }, async ({ file }) => {
+  if (!isAllowed(file)) throw new Error('denied');
+  return { content: [{ type: 'text', text: await fs.readFile(file, 'utf8') }] };
+});`,
+      errors: [{ messageId: 'unsoundGuard', line: 7, column: 3, suggestions: null }],
+    },
+    {
+      // Followed through a local variable, a same-file helper and a process's cwd.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+const server = new McpServer({ name: 't', version: '1' });
+function outPath(dir: string, name: string) { return \`\${dir}/\${name}\`; }
+server.tool('run', { workspace: z.string(), name: z.string() }, async ({ workspace, name }) => {
+  const dir = '/srv/runs/' + workspace;
+  await writeFile(outPath(dir, name), 'x');
+  spawn('make', [], { cwd: dir });
+  return { content: [] };
+});
+`,
+      errors: [
+        { messageId: 'unguarded', line: 10, column: 19, suggestions: null },
+        { messageId: 'unguarded', line: 11, column: 28, suggestions: null },
+      ],
+    },
+    {
+      // strict: an imported function named like a guard is not trusted unless named in \`guards\`.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { readFile } from 'node:fs/promises';
+import { checkPath } from './lib.js';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('r', {}, async ({ file }: { file: string }) => {
+  checkPath(file);
+  return { content: [{ type: 'text', text: await readFile(file, 'utf8') }] };
+});`,
+      options: [{ trustImportedGuardNames: false }],
+      errors: [{ messageId: 'unguarded', line: 7, column: 59, suggestions: null }],
+    },
+  ],
+});

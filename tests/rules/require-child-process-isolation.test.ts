@@ -1,0 +1,137 @@
+import { RuleTester } from '@typescript-eslint/rule-tester';
+import rule from '../../rules/require-child-process-isolation.js';
+
+const ruleTester = new RuleTester();
+
+ruleTester.run('require-child-process-isolation', rule, {
+  valid: [
+    // Start-up spawn; a per-call mkdtemp dir as cwd, HOME and TMPDIR set on an env copy; chunks.push of the output.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { spawn } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+spawn('git', ['--version']); // start-up
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('run', { cmd: z.string() }, async ({ cmd }) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'run-'));
+  const env = { ...process.env };
+  env.HOME = dir;
+  env['TMPDIR'] = dir;
+  const child = spawn(cmd, [], { cwd: dir, env });
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (c: Buffer) => chunks.push(c));
+  return { content: [] };
+});`,
+    // Options the module does not show (imported), and a local function that only looks like a process call.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { spawn } from 'node:child_process';
+import { opts } from './opts.js';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('run', {}, async () => {
+  const spawnLike = (a: string) => a;
+  spawnLike('x');
+  spawn('ls', [], opts);
+  return { content: [] };
+});
+`,
+  ],
+  invalid: [
+    {
+      // No options at all, env: process.env, and an env copy with HOME but no TMPDIR. A per-call dir is in scope.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { spawn, execFile } from 'node:child_process';
+import path from 'node:path';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('run', { workspace: z.string(), cmd: z.string() }, async ({ workspace, cmd }) => {
+  const dir = path.join('/srv/runs', workspace);
+  spawn(cmd, [], { shell: true });
+  execFile('git', ['status'], { cwd: dir, env: process.env });
+  spawn('make', [], { cwd: dir, env: { ...process.env, HOME: dir } });
+  return { content: [] };
+});`,
+      errors: [
+        {
+          messageId: 'notIsolated',
+          line: 8,
+          column: 3,
+          suggestions: [{ messageId: 'addIsolation', data: { dir: 'dir', what: '`cwd` and `env` with HOME and TMPDIR' }, output: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { spawn, execFile } from 'node:child_process';
+import path from 'node:path';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('run', { workspace: z.string(), cmd: z.string() }, async ({ workspace, cmd }) => {
+  const dir = path.join('/srv/runs', workspace);
+  spawn(cmd, [], { shell: true, cwd: dir, env: { ...process.env, HOME: dir, TMPDIR: dir } });
+  execFile('git', ['status'], { cwd: dir, env: process.env });
+  spawn('make', [], { cwd: dir, env: { ...process.env, HOME: dir } });
+  return { content: [] };
+});` }],
+        },
+        { messageId: 'notIsolated', line: 9, column: 3, suggestions: [{ messageId: 'addIsolation', data: { dir: 'dir', what: 'HOME and TMPDIR' }, output: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { spawn, execFile } from 'node:child_process';
+import path from 'node:path';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('run', { workspace: z.string(), cmd: z.string() }, async ({ workspace, cmd }) => {
+  const dir = path.join('/srv/runs', workspace);
+  spawn(cmd, [], { shell: true });
+  execFile('git', ['status'], { cwd: dir, env: { ...process.env, HOME: dir, TMPDIR: dir } });
+  spawn('make', [], { cwd: dir, env: { ...process.env, HOME: dir } });
+  return { content: [] };
+});` }] },
+        { messageId: 'notIsolated', line: 10, column: 3, suggestions: [{ messageId: 'addIsolation', data: { dir: 'dir', what: 'HOME and TMPDIR' }, output: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { spawn, execFile } from 'node:child_process';
+import path from 'node:path';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('run', { workspace: z.string(), cmd: z.string() }, async ({ workspace, cmd }) => {
+  const dir = path.join('/srv/runs', workspace);
+  spawn(cmd, [], { shell: true });
+  execFile('git', ['status'], { cwd: dir, env: process.env });
+  spawn('make', [], { cwd: dir, env: { ...process.env, HOME: dir, TMPDIR: dir } });
+  return { content: [] };
+});` }] },
+      ],
+    },
+    {
+      // Promisified exec without options; HOME/TMPDIR set to values every caller shares. No per-call dir: no suggestion.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import * as cp from 'node:child_process';
+import { promisify } from 'node:util';
+import os from 'node:os';
+const execAsync = promisify(cp.exec);
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('run', { cmd: z.string() }, async ({ cmd }) => {
+  await execAsync(cmd);
+  cp.execSync(cmd, { cwd: '/tmp', env: { ...process.env, HOME: os.homedir(), TMPDIR: os.tmpdir() } });
+  return { content: [] };
+});`,
+      errors: [
+        { messageId: 'notIsolated', line: 9, column: 9, suggestions: null },
+        { messageId: 'notIsolated', line: 10, column: 3, suggestions: null },
+      ],
+    },
+    {
+      // execa (imported) and a bare spawn.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { spawn } from 'node:child_process';
+import { execa } from 'execa';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('run', { cmd: z.string() }, async ({ cmd }) => {
+  await execa(cmd, []);
+  const child = spawn(cmd);
+  return { content: [] };
+});
+`,
+      errors: [
+        { messageId: 'notIsolated', line: 7, column: 9, suggestions: null },
+        { messageId: 'notIsolated', line: 8, column: 17, suggestions: null },
+      ],
+    },
+  ],
+});
