@@ -1,4 +1,4 @@
-import { getServerModel } from '../src/analysis/model.js';
+import { describeHandler, getServerModel } from '../src/analysis/model.js';
 import { createRule } from '../src/util/create-rule.js';
 import { describeBinding, handlerPhrase } from '../src/util/describe.js';
 
@@ -25,11 +25,15 @@ export default createRule<Options, MessageId>({
     return {
       'Program:exit'() {
         const model = getServerModel(context);
-        const reported = new Set<unknown>();
+        const reported = new Set<string>();
         for (const a of model.stateAccesses()) {
           const key = a.keys.find((k) => model.origins.has(k, 'session'));
-          if (!key || reported.has(a.node)) continue;
-          reported.add(a.node);
+          if (!key) continue;
+          // One report per binding and handler: the same map looked up on several lines is one hazard.
+          const h = model.handlerOf(a.node);
+          const once = `${a.binding.key}|${h ? describeHandler(h) : ''}`;
+          if (reported.has(once)) continue;
+          reported.add(once);
           context.report({
             node: a.node,
             messageId: 'sessionKeyed',

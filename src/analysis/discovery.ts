@@ -70,6 +70,15 @@ const REQUEST_SCHEMAS: Record<string, string> = {
 };
 /** Methods that only describe the server: not handlers whose state matters. */
 const DESCRIPTIVE_METHODS = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'ping', 'initialize']);
+/** Requests a server sends and a client answers: handlers for them live in clients, not servers. */
+const CLIENT_METHODS = new Set(['sampling/createMessage', 'elicitation/create', 'roots/list']);
+const CLIENT_SCHEMAS: Record<string, string> = {
+  CreateMessageRequestSchema: 'sampling/createMessage',
+  ElicitRequestSchema: 'elicitation/create',
+  ListRootsRequestSchema: 'roots/list',
+};
+/** Notifications a server receives; every other notification (logging, progress, resource updates…) goes to clients. */
+const SERVER_NOTIFICATIONS = new Set(['notifications/roots/list_changed', 'notifications/initialized', 'notifications/cancelled']);
 
 function methodKind(method: string): HandlerKind {
   if (method === 'tools/call') return 'tool';
@@ -309,10 +318,15 @@ export class Discovery {
     if (requestMethod === null) {
       const n = calleeName(a0);
       if (n && n in REQUEST_SCHEMAS) requestMethod = REQUEST_SCHEMAS[n];
+      else if (n && n in CLIENT_SCHEMAS) requestMethod = CLIENT_SCHEMAS[n];
       else if (n && /RequestSchema$|NotificationSchema$/.test(n)) requestMethod = n;
     }
     if (requestMethod === null) return;
-    if (DESCRIPTIVE_METHODS.has(requestMethod)) return;
+    if (DESCRIPTIVE_METHODS.has(requestMethod) || CLIENT_METHODS.has(requestMethod)) return;
+    if (method === 'setNotificationHandler' && !SERVER_NOTIFICATIONS.has(requestMethod)) return;
+    // A client's handlers (`new Client(…)`) answer the server; they are not server state.
+    const receiver = unwrap(call.callee);
+    if (receiver.type === AST_NODE_TYPES.MemberExpression && resolveValues(facts, receiver.object).some((v) => (v.kind === 'instance' && v.node.id?.name === 'Client') || (v.kind === 'import' && v.imported === 'Client'))) return;
     const kind = method === 'setNotificationHandler' ? 'notification' : methodKind(requestMethod);
     this.add(
       { kind, name: kind === 'tool' ? null : requestMethod, site: call, via: `${method}(${requestMethod})`, inputParam: 0, contextParam: kind === 'notification' ? null : 1 },

@@ -38,6 +38,15 @@ server.tool('log', {}, async () => { logger.info('x'); return { content: [] }; }
     `${header}const db = createDb();
 server.tool('rm', {}, async ({ id }) => { await db.delete(id); return { content: [] }; });
 declare function createDb(): any;`,
+    // A client's notification handler (logging messages from the server) is not server state.
+    `import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+const received: unknown[] = [];
+const client = new Client({ name: 'c', version: '1' });
+client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { received.push(n.params); });`,
+    // Server → client notifications never reach a server's handler, whatever object registers them.
+    `${header}const progress: unknown[] = [];
+server.server.setNotificationHandler('notifications/progress', (n) => { progress.push(n); });`,
     // Not an MCP handler at all.
     `const items: number[] = [];
 export function add(n: number) { items.push(n); }`,

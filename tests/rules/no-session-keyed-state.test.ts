@@ -34,6 +34,16 @@ server.registerTool('add', { inputSchema: {} }, async ({ note }, extra) => {
       errors: [{ messageId: 'sessionKeyed', line: 5, column: 3 }],
     },
     {
+      // One report per map and handler, however many lookups.
+      code: `${header}const counters = new Map<string, number>();
+server.registerTool('inc', { inputSchema: {} }, async (_a, extra) => {
+  const n = (counters.get(extra.sessionId!) ?? 0) + 1;
+  counters.set(extra.sessionId!, n);
+  return { content: [{ type: 'text', text: String(counters.get(extra.sessionId!)) }] };
+});`,
+      errors: [{ messageId: 'sessionKeyed', line: 5, column: 14 }],
+    },
+    {
       // Derived through a local, read side.
       code: `${header}const carts: Record<string, string[]> = {};
 server.registerTool('list', { inputSchema: {} }, async (_a, extra) => {
