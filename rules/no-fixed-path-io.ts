@@ -4,7 +4,7 @@ import { createRule } from '../src/util/create-rule.js';
 import { handlerPhrase } from '../src/util/describe.js';
 import type { TSESTree } from '@typescript-eslint/utils';
 
-export type Options = [{ reportAllReads?: boolean; fsModules?: string[]; processModules?: string[] }];
+export type Options = [{ reportAllReads?: boolean; reportAppends?: boolean; fsModules?: string[]; processModules?: string[] }];
 export type MessageId = 'fixedWrite' | 'fixedReadBack' | 'fixedShellTarget';
 
 const VERBS: Record<string, string> = {
@@ -13,6 +13,8 @@ const VERBS: Record<string, string> = {
   unlink: 'removes', remove: 'removes', rmdir: 'removes', emptyDir: 'empties', truncate: 'truncates', symlink: 'links', link: 'links',
 };
 
+const CONTENT_READS = new Set(['readFile', 'createReadStream', 'readJson', 'readJSON', 'readJsonFile', 'open', 'readdir', 'opendir']);
+
 export default createRule<Options, MessageId>({
   name: 'no-fixed-path-io',
   meta: {
@@ -20,7 +22,7 @@ export default createRule<Options, MessageId>({
     docs: {
       description: 'Disallow handler code that writes, or reads back, a file path that does not depend on the call',
       recommended: 'recommended',
-      strictOptions: [{ reportAllReads: true }],
+      strictOptions: [{ reportAllReads: true, reportAppends: true }],
     },
     messages: {
       fixedWrite:
@@ -39,11 +41,15 @@ export default createRule<Options, MessageId>({
             type: 'boolean',
             description: 'Also report handler reads of fixed paths that no handler in the file writes (files another process or file may write).',
           },
+          reportAppends: {
+            type: 'boolean',
+            description: 'Also report appends to a fixed path that no handler in the file reads back (append-only logs).',
+          },
           ...MODULE_OPTION_SCHEMAS,
         },
       },
     ],
-    defaultOptions: [{ reportAllReads: false, fsModules: [], processModules: [] }],
+    defaultOptions: [{ reportAllReads: false, reportAppends: false, fsModules: [], processModules: [] }],
   },
   create(context, [options]) {
     return {
@@ -53,23 +59,37 @@ export default createRule<Options, MessageId>({
         const text = (n: TSESTree.Node) => context.sourceCode.getText(n);
         const writtenKeys = new Set<string>();
         const reads: { node: TSESTree.Node; trace: Trace; key: string }[] = [];
+        const appends: { node: TSESTree.Node; trace: Trace; key: string; verb: string }[] = [];
         for (const f of analysis.fsCalls) {
           const h = model.handlerOf(f.call);
           if (!h) continue;
           for (const { arg, effect } of analysis.pathArgs(f)) {
-            if (effect === 'mkdtemp' || effect === 'meta') continue;
+            // A directory carries nothing until files are written into it; those writes are reported.
+            // Removing a fixed path is the same hazard as writing it, reported at the write.
+            if (effect === 'mkdtemp' || effect === 'meta' || effect === 'create' || effect === 'remove') continue;
             const trace = analysis.trace(arg, f.call);
             // Under a start-up mkdtemp: no-shared-scratch-dir reports the directory where it is made.
             if (!isFixed(trace) || trace.tags.has('random-startup')) continue;
             const key = pathKey(model, arg, text);
             if (effect === 'read') {
-              reads.push({ node: arg, trace, key });
+              // Only content reads read back what another call wrote; stat/access/exists checks do not.
+              if (CONTENT_READS.has(f.method.replace(/Sync$/, ''))) reads.push({ node: arg, trace, key });
               continue;
             }
             writtenKeys.add(key);
             const method = f.method.replace(/Sync$/, '');
+            if (method === 'appendFile' || (method === 'createWriteStream' && /\bflags\s*:\s*['"]a/.test(f.call.arguments[1] ? text(f.call.arguments[1]) : ''))) {
+              // An append-only file (a log) carries nothing between callers unless something reads it back.
+              appends.push({ node: arg, trace, key, verb: VERBS[method] ?? 'appends to' });
+              continue;
+            }
             context.report({ node: arg, messageId: 'fixedWrite', data: { handler: handlerPhrase(h), verb: VERBS[method] ?? 'writes', path: quote(text(arg)), reason: fixedReason(trace) } });
           }
+        }
+        const readKeys = new Set(reads.map((r) => r.key));
+        for (const a of appends) {
+          if (!options.reportAppends && !readKeys.has(a.key)) continue;
+          context.report({ node: a.node, messageId: 'fixedWrite', data: { handler: handlerPhrase(model.handlerOf(a.node)), verb: a.verb, path: quote(text(a.node)), reason: fixedReason(a.trace) } });
         }
         for (const r of reads) {
           if (!options.reportAllReads && !writtenKeys.has(r.key)) continue;

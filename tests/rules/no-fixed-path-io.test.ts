@@ -57,6 +57,35 @@ server.tool('t', {}, async () => {
   execSync('echo hi > out.txt', { cwd: dir, env: { ...process.env, HOME: dir, TMPDIR: dir } });
   return { content: [] };
 });`,
+    // An append-only server log that no tool reads back, and creating a fixed directory (learned from a real command
+    // runner that logs every call under $HOME): nothing crosses between callers.
+    `${header}import fs from 'node:fs';
+const LOG_DIR = process.env.HOME + '/.local/share/runner/';
+server.tool('run', { cmd: z.string() }, async ({ cmd }) => {
+  fs.mkdirSync(LOG_DIR, { recursive: true });
+  fs.appendFileSync(LOG_DIR + 'commands.log', cmd + '\\n');
+  return { content: [] };
+});`,
+    // Learned from a desktop-automation server: a long-lived logger that checks its file exists (access) and appends
+    // to it; an existence check is not a read-back.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import os from 'node:os';
+const server = new McpServer({ name: 't', version: '1' });
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+class EditLog {
+  private file = path.join(os.homedir(), '.tool', 'edits.tsv');
+  async record(line: string) {
+    try { await fs.access(this.file); } catch { await fs.mkdir(path.dirname(this.file), { recursive: true }); }
+    await fs.appendFile(this.file, line + '\\n');
+  }
+}
+const editLog = new EditLog();
+server.tool('edit', { file: z.string() }, async ({ file }) => {
+  await editLog.record(file);
+  return { content: [] };
+});`,
     // A path from an imported helper is not followed (never a guess that reports).
     `${header}import { writeFile } from 'node:fs/promises';
 import { outputPathFor } from './paths.js';
@@ -82,13 +111,13 @@ import fse from 'fs-extra';
 import path from 'path';
 const OUT = path.join(os.tmpdir(), 'report.json');
 server.tool('report', {}, async () => {
-  await fs.promises.appendFile('out.txt', 'x');
+  await fs.promises.writeFile('out.txt', 'x');
   await fse.outputJson(OUT, {});
   fs.createWriteStream(path.join(os.tmpdir(), 'log.txt'));
   return { content: [] };
 });`,
       errors: [
-        { messageId: 'fixedWrite', line: 10, column: 32, suggestions: null },
+        { messageId: 'fixedWrite', line: 10, column: 31, suggestions: null },
         { messageId: 'fixedWrite', line: 11, column: 24, suggestions: null },
         { messageId: 'fixedWrite', line: 12, column: 24, suggestions: null },
       ],
@@ -134,6 +163,44 @@ server.tool('add', { item: z.string() }, async ({ item }) => {
         { messageId: 'fixedReadBack', line: 8, column: 38, suggestions: null },
         { messageId: 'fixedWrite', line: 9, column: 47, suggestions: null },
       ],
+    },
+    {
+      // An append-only file that a tool reads back is an accumulator shared by every caller.
+      code: `${header}import { appendFile, readFile } from 'node:fs/promises';
+const HISTORY = os.homedir() + '/.runner/history.jsonl';
+server.tool('run', { cmd: z.string() }, async ({ cmd }) => { await appendFile(HISTORY, cmd); return { content: [] }; });
+server.tool('history', {}, async () => ({ content: [{ type: 'text', text: await readFile(HISTORY, 'utf8') }] }));`,
+      errors: [
+        { messageId: 'fixedWrite', line: 7, column: 79, suggestions: null },
+        { messageId: 'fixedReadBack', line: 8, column: 90, suggestions: null },
+      ],
+    },
+    {
+      // Learned from a Kubernetes server: a values file under /tmp stamped with Date.now(), assigned to a \`let\` and
+      // removed after use; the write is reported once (the removal is the same hazard).
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import os from 'node:os';
+const server = new McpServer({ name: 't', version: '1' });
+import { writeFileSync, unlinkSync } from 'node:fs';
+server.tool('install', { values: z.string() }, async ({ values }) => {
+  let valuesFile: string | undefined;
+  if (values) {
+    valuesFile = \`/tmp/values-\${Date.now()}.yaml\`;
+    writeFileSync(valuesFile, values);
+  }
+  if (valuesFile) unlinkSync(valuesFile);
+  return { content: [] };
+});
+`,
+      errors: [{ messageId: 'fixedWrite', line: 10, column: 19, suggestions: null }],
+    },
+    {
+      // reportAppends (strict): an append-only log nobody reads back.
+      code: `${header}import fs from 'node:fs';
+server.tool('run', { cmd: z.string() }, async ({ cmd }) => { fs.appendFileSync('/var/log/runner.log', cmd); return { content: [] }; });`,
+      options: [{ reportAppends: true }],
+      errors: [{ messageId: 'fixedWrite', line: 6, column: 80, suggestions: null }],
     },
     {
       // reportAllReads (strict): a handler read of a fixed path nobody in this file writes.

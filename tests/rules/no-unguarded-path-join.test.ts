@@ -169,6 +169,68 @@ server.tool('run', { workspace: z.string(), name: z.string() }, async ({ workspa
       ],
     },
     {
+      // Learned from an older reference filesystem server: a same-file validatePath whose check is
+      // \`allowed.some(dir => p.startsWith(dir))\`, behind schema parsing; reported once, at the check.
+      code: `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import fs from 'fs/promises';
+import path from 'path';
+const allowedDirectories: string[] = process.argv.slice(2).map((d) => path.resolve(d));
+async function validatePath(requested: string): Promise<string> {
+  const absolute = path.resolve(requested);
+  const ok = allowedDirectories.some((dir) => absolute.startsWith(dir));
+  if (!ok) throw new Error('Access denied');
+  return absolute;
+}
+const ReadArgs = z.object({ path: z.string() });
+const server = new Server({ name: 't', version: '1' }, { capabilities: { tools: {} } });
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const { name, arguments: args } = request.params;
+  switch (name) {
+    case 'read_file': {
+      const parsed = ReadArgs.parse(args);
+      const valid = await validatePath(parsed.path);
+      return { content: [{ type: 'text', text: await fs.readFile(valid, 'utf8') }] };
+    }
+    case 'write_file': {
+      const parsed = ReadArgs.parse(args);
+      await fs.writeFile(await validatePath(parsed.path), '');
+      return { content: [] };
+    }
+  }
+  return { content: [] };
+});
+`,
+      errors: [{ messageId: 'unsoundGuard', line: 9, column: 47, suggestions: null }],
+    },
+    {
+      // Learned from a command-runner server: the caller's cwd copied onto the spawn options.
+      code: `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { spawn, type SpawnOptions } from 'node:child_process';
+const server = new Server({ name: 't', version: '1' }, { capabilities: { tools: {} } });
+async function runProcess(args: { command_line: string; cwd?: string }) {
+  const options: SpawnOptions = { shell: true };
+  if (args.cwd) {
+    options.cwd = args.cwd;
+  }
+  const child = spawn(args.command_line, [], options);
+  let stdout = '';
+  child.stdout?.on('data', (d) => (stdout += d));
+  return stdout;
+}
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  switch (request.params.name) {
+    case 'run_process':
+      return { content: [{ type: 'text', text: await runProcess(request.params.arguments as never) }] };
+  }
+  return { content: [] };
+});
+`,
+      errors: [{ messageId: 'unguarded', line: 8, column: 19, suggestions: null }],
+    },
+    {
       // strict: an imported function named like a guard is not trusted unless named in \`guards\`.
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { readFile } from 'node:fs/promises';
