@@ -85,9 +85,9 @@ function resolveCallResult(facts: ModuleFacts, call: TSESTree.CallExpression, se
     if (f.kind !== 'function') continue;
     for (const r of returnedExpressions(f.node)) out.push(...resolveValues(facts, r, seen, depth + 1));
   }
-  // Wrapper calls (`withAuth(fn)`, `wrap(createHandler(fn))`): when the callee is unknown, the functions passed in
-  // are what the wrapper ends up running.
-  if (out.length === 0) {
+  // Wrapper calls (`withAuth(fn)`, `wrap(createHandler(fn))`): when the callee's body is not in this module (unknown,
+  // or imported), the functions passed in are what the wrapper ends up running.
+  if (!out.some((v) => v.kind !== 'import')) {
     for (const a of call.arguments) {
       const arg = unwrap(a);
       if (isFunction(arg) || arg.type === AST_NODE_TYPES.Identifier || arg.type === AST_NODE_TYPES.CallExpression || arg.type === AST_NODE_TYPES.MemberExpression) {

@@ -187,7 +187,8 @@ export class ValueOrigins {
     }
     const name = key ?? v.name;
     if (scopeArgs.includes(name) && (out.has('input') || out.has('param'))) out.add('scope');
-    if (key !== null && SESSION_MEMBERS.has(key)) out.add('session');
+    // A parameter named for the session (`function track(sessionId)`) carries session identity into helpers.
+    if (SESSION_MEMBERS.has(name)) out.add('session');
     if (key !== null && AUTH_MEMBERS.has(key) && out.has('context')) out.add('auth');
     if (key === 'session' && out.has('context')) out.add('session');
     return out;

@@ -34,6 +34,22 @@ server.registerTool('add', { inputSchema: {} }, async ({ note }, extra) => {
       errors: [{ messageId: 'sessionKeyed', line: 5, column: 3 }],
     },
     {
+      // A helper whose parameter is named for the session, behind an imported wrapper around the dispatcher.
+      code: `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { withTelemetry } from './telemetry.js';
+const server = new Server({ name: 't', version: '1' }, { capabilities: { tools: {} } });
+const intervals = new Map<string, unknown>();
+function track(sessionId: string) {
+  intervals.set(sessionId, setInterval(() => {}, 1000));
+}
+server.setRequestHandler(CallToolRequestSchema, withTelemetry(async (request, extra) => {
+  track(extra.sessionId!);
+  return { content: [] };
+}));`,
+      errors: [{ messageId: 'sessionKeyed', line: 7, column: 3 }],
+    },
+    {
       // One report per map and handler, however many lookups.
       code: `${header}const counters = new Map<string, number>();
 server.registerTool('inc', { inputSchema: {} }, async (_a, extra) => {
