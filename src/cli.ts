@@ -13,6 +13,8 @@ Lints MCP server source for statelessness hazards with the plugin's recommended 
 
 Options:
   --strict            use the strict config (for servers that will register as shared)
+  --type-checked      whole-server analysis across files (recommended-type-checked / strict-type-checked);
+                      needs a tsconfig.json that includes the linted TypeScript files
   --config <file>     use this flat config file instead (the project's own config)
   --format <name>     stylish (default) or json
   -h, --help          show this help
@@ -22,12 +24,15 @@ Exit codes: 0 no hazards, 1 hazards found, 2 usage error or crash.`;
 export class UsageError extends Error {}
 
 /** The zero-config flat config: TypeScript and JavaScript sources, with the plugin's config on top. */
-export function zeroConfig(strict: boolean): ESLint.Options['overrideConfig'] {
+export function zeroConfig(strict: boolean, typeChecked = false, root = process.cwd()): ESLint.Options['overrideConfig'] {
+  const name = `${strict ? 'strict' : 'recommended'}${typeChecked ? '-type-checked' : ''}`;
   return [
     { ignores: ['**/node_modules/**', '**/dist/**', '**/build/**', '**/coverage/**', '**/*.d.ts'] },
-    { files: ['**/*.{ts,mts,cts,tsx}'], languageOptions: { parser: tsParser as never } },
+    { files: ['**/*.{ts,mts,cts,tsx}'], languageOptions: { parser: tsParser as never, parserOptions: typeChecked ? { tsconfigRootDir: root } : {} } },
     { files: ['**/*.{jsx,tsx}'], languageOptions: { parserOptions: { ecmaFeatures: { jsx: true } } } },
-    ...((strict ? plugin.configs.strict : plugin.configs.recommended) as never[]),
+    // Whole-server analysis reads the TypeScript program; plain JavaScript files keep the single-file rules.
+    ...((typeChecked ? [{ ...(strict ? plugin.configs.strict : plugin.configs.recommended)[0], files: ['**/*.{js,mjs,cjs,jsx}'] }] : []) as never[]),
+    ...(plugin.configs[name] as never[]),
   ];
 }
 
@@ -56,12 +61,12 @@ export function inputProblem(paths: string[], config: string | undefined): strin
  */
 export function createESLint(
   paths: string[],
-  options: { strict?: boolean; config?: string; overrideConfig?: Linter.Config[] },
+  options: { strict?: boolean; typeChecked?: boolean; config?: string; overrideConfig?: Linter.Config[] },
   extra: Linter.Config[] = [],
 ): ESLint {
   const cwd = lintRoot(paths.map((p) => path.resolve(p)));
   if (options.config) return new ESLint({ cwd, overrideConfigFile: path.resolve(options.config), overrideConfig: extra });
-  const base = options.overrideConfig ?? (zeroConfig(!!options.strict) as Linter.Config[]);
+  const base = options.overrideConfig ?? (zeroConfig(!!options.strict, !!options.typeChecked, cwd) as Linter.Config[]);
   return new ESLint({ cwd, overrideConfigFile: true, overrideConfig: [...base, ...extra] });
 }
 
@@ -88,7 +93,7 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
     const { reportMain } = await import('./report.js');
     return reportMain(argv.slice(1), out, err);
   }
-  let values: { strict?: boolean; config?: string; format?: string; help?: boolean };
+  let values: { strict?: boolean; 'type-checked'?: boolean; config?: string; format?: string; help?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -96,6 +101,7 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
       allowPositionals: true,
       options: {
         strict: { type: 'boolean' },
+        'type-checked': { type: 'boolean' },
         config: { type: 'string' },
         format: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -120,7 +126,7 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
     err.write(`mcp-stateless: ${problem}\n`);
     return 2;
   }
-  const eslint = createESLint(paths, { strict: values.strict, config: values.config });
+  const eslint = createESLint(paths, { strict: values.strict, typeChecked: values['type-checked'], config: values.config });
   let results: ESLint.LintResult[];
   try {
     results = await eslint.lintFiles(paths.map((p) => path.resolve(p)));

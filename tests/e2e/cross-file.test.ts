@@ -48,6 +48,16 @@ describe('cross-file analysis', () => {
     expect(findings).toEqual([]);
   });
 
+  it('the CLI runs whole-server analysis with --type-checked, zero config', async () => {
+    const { main } = await import('../../src/cli.js');
+    let out = '';
+    const sink = { write: (c: string) => ((out += c), true) } as unknown as NodeJS.WritableStream;
+    const code = await main(['--type-checked', '--format', 'json', path.join(fixture, 'src')], sink, sink);
+    expect(code).toBe(1);
+    const results = JSON.parse(out) as { messages: unknown[] }[];
+    expect(results.reduce((n, r) => n + r.messages.length, 0)).toBe(5);
+  });
+
   it('fails with one clear line when the type-checked config has no type information', () => {
     const linter = new Linter({ configType: 'flat' });
     const run = () =>
