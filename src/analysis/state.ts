@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, isFunction, memberName, memberPath, outerOf, unwrap, type FunctionNode, type Node } from './ast.js';
+import { calleeName, isFunction, memberName, memberPath, outerOf, propertyKeyName, unwrap, type FunctionNode, type Node } from './ast.js';
 import { isRelativeSource, type ModuleFacts, type Variable } from './module.js';
 import { classMember, enclosingClass, resolveValues, type ClassNode } from './resolve.js';
 
@@ -186,7 +186,7 @@ export function collectStateAccesses(facts: ModuleFacts, isHandlerCode: (node: N
 
 function fieldContainer(facts: ModuleFacts, cls: ClassNode, name: string): ContainerKind {
   for (const el of cls.body.body) {
-    if (el.type === AST_NODE_TYPES.PropertyDefinition && !el.static && !el.computed && el.key.type === AST_NODE_TYPES.Identifier && el.key.name === name) {
+    if (el.type === AST_NODE_TYPES.PropertyDefinition && !el.static && propertyKeyName(el) === name) {
       return containerOf(facts, el.value);
     }
     if (el.type === AST_NODE_TYPES.MethodDefinition && el.kind === 'constructor' && el.value.body) {
@@ -203,11 +203,17 @@ function fieldContainer(facts: ModuleFacts, cls: ClassNode, name: string): Conta
 function collectStaticFieldAccesses(facts: ModuleFacts, v: Variable, cls: ClassNode, isHandlerCode: (n: Node) => boolean, scope: StateScope, out: StateAccess[]): void {
   const statics = new Map<string, TSESTree.PropertyDefinition>();
   for (const el of cls.body.body) {
-    if (el.type === AST_NODE_TYPES.PropertyDefinition && el.static && !el.computed && el.key.type === AST_NODE_TYPES.Identifier) statics.set(el.key.name, el);
+    if (el.type === AST_NODE_TYPES.PropertyDefinition && el.static) {
+      const key = propertyKeyName(el);
+      if (key !== null) statics.set(key, el);
+    }
   }
   if (statics.size === 0) return;
   const uses: Node[] = [];
   for (const ref of v.references) uses.push(ref.identifier);
+  // Inside the class body the name resolves to the class scope's own binding of it.
+  const inner = facts.scopeManager.scopes.find((sc) => sc.type === 'class' && sc.block === cls)?.set.get(v.name);
+  if (inner && inner !== v) for (const ref of inner.references) uses.push(ref.identifier);
   // `this.cache` inside static methods is the class too.
   for (const m of facts.thisMembers) {
     const p = m.parent;
