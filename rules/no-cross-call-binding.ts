@@ -41,7 +41,7 @@ export default createRule<Options, MessageId>({
         for (const w of all) {
           if (w.kind !== 'assign' && w.kind !== 'fieldWrite') continue;
           if (w.binding.container === 'map' || w.binding.container === 'set' || w.binding.container === 'weak') continue;
-          const reads = all.filter((r) => r.kind === 'read' && overlaps(w, r)).sort((a, b) => a.node.range[0] - b.node.range[0]);
+          const reads = model.accessesOf(w.binding.key).filter((r) => r.kind === 'read' && overlaps(w, r)).sort((a, b) => a.node.range[0] - b.node.range[0]);
           const writer = model.handlerOf(w.node);
           if (reads.length === 0) {
             // State imported from the project's own modules is read elsewhere in the program: the write is the crossing.

@@ -7,8 +7,8 @@ export type Options = [];
 export type MessageId = 'accumulator';
 
 /** Does any access of this binding in handler code read it? (a counter nobody reads carries nothing between calls) */
-function isReadByHandlers(all: readonly StateAccess[], key: string): boolean {
-  return all.some((a) => a.binding.key === key && a.kind === 'read');
+function isReadByHandlers(accesses: readonly StateAccess[]): boolean {
+  return accesses.some((a) => a.kind === 'read');
 }
 
 export default createRule<Options, MessageId>({
@@ -40,7 +40,7 @@ export default createRule<Options, MessageId>({
           // WeakMap/WeakSet entries keyed by an object made for this call die with the call.
           if (a.binding.container === 'weak' && a.path.length === 0 && a.keys.length > 0 && a.keys.every((k) => !model.origins.has(k, 'module'))) continue;
           // A plain counter that no handler reads carries nothing from one caller to another.
-          if (a.kind === 'accumulate' && a.path.length === 0 && (a.binding.container === 'primitive' || a.binding.container === 'unset') && !isReadByHandlers(all, a.binding.key)) continue;
+          if (a.kind === 'accumulate' && a.path.length === 0 && (a.binding.container === 'primitive' || a.binding.container === 'unset') && !isReadByHandlers(model.accessesOf(a.binding.key))) continue;
           const h = model.handlerOf(a.node);
           const once = `${a.binding.key}|${h ? describeHandler(h) : ''}`;
           if (seen.has(once)) continue;

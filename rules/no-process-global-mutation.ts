@@ -25,6 +25,7 @@ export default createRule<Options, MessageId>({
     return {
       'Program:exit'() {
         const model = getServerModel(context);
+        if (model.reached.size === 0) return; // start-up writes are configuration, and there is nothing else here
         for (const w of findProcessGlobalWrites(model.facts)) {
           const h = model.handlerOf(w.node);
           if (!h) continue;

@@ -76,6 +76,7 @@ export class ServerModel {
       crossRoots,
       longLivedElsewhere,
       stateAccessList: null,
+      byBinding: null,
       classLife: new Map(),
     });
     Object.assign(m, { origins: new ValueOrigins(facts, (fn) => discovery.handlerRegistration(fn) ?? m.crossRegistrationOf(fn)) });
@@ -111,9 +112,26 @@ export class ServerModel {
   /** Every use of long-lived state in handler code (computed on first use). */
   stateAccesses(): readonly StateAccess[] {
     if (!this.stateAccessList) {
+      // Nothing serves a call here: no use of state can be handler code.
+      if (this.reached.size === 0) return (this.stateAccessList = []);
       this.stateAccessList = collectStateAccesses(this.facts, (n) => this.isHandlerCode(n), (c) => this.classLifetime(c));
     }
     return this.stateAccessList;
+  }
+
+  private byBinding: Map<string, StateAccess[]> | null = null;
+
+  /** The state accesses of one binding (indexed once, so rules stay linear). */
+  accessesOf(bindingKey: string): readonly StateAccess[] {
+    if (!this.byBinding) {
+      this.byBinding = new Map();
+      for (const a of this.stateAccesses()) {
+        const list = this.byBinding.get(a.binding.key);
+        if (list) list.push(a);
+        else this.byBinding.set(a.binding.key, [a]);
+      }
+    }
+    return this.byBinding.get(bindingKey) ?? [];
   }
 
   /**

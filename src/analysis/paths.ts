@@ -116,6 +116,8 @@ export class PathAnalysis {
     readonly model: ServerModel,
     readonly options: PathOptions,
   ) {
+    // A module where nothing serves a call has no path a caller controls: skip classifying its calls.
+    if (model.reached.size === 0) return;
     for (const call of model.facts.allCalls) {
       const fsc = fsCallOf(model.facts, call, options.modules);
       if (fsc) {
