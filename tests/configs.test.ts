@@ -1,4 +1,6 @@
 // Configs are derived from rule metadata; this checks the derivation and the plugin's shape.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import plugin from '../src/index.js';
 
@@ -40,6 +42,17 @@ describe('plugin', () => {
     for (const [name, rule] of Object.entries(plugin.rules)) {
       expect(rule.meta.docs!.url).toMatch(new RegExp(`/docs/rules/${name}\\.md$`));
       expect(Array.isArray((rule.meta as { defaultOptions?: unknown[] }).defaultOptions)).toBe(true);
+    }
+  });
+
+  it('the README rule table lists every rule once, linked to its docs, with the config that turns it on', () => {
+    const readme = readFileSync(path.resolve(import.meta.dirname, '..', 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('<!-- begin rules list'), readme.indexOf('<!-- end rules list -->'));
+    const rows = [...table.matchAll(/^\| \[([a-z-]+)\]\(docs\/rules\/([a-z-]+)\.md\) \|.*\| (\w+) \|$/gm)];
+    expect(rows.map((r) => r[1]).sort()).toEqual(Object.keys(plugin.rules).sort());
+    for (const [, name, file, config] of rows) {
+      expect(file).toBe(name);
+      expect(config).toBe((plugin.rules[name as keyof typeof plugin.rules].meta.docs as { recommended: string }).recommended);
     }
   });
 });
