@@ -69,6 +69,20 @@ describe('example servers', () => {
     expect(parsed.flatMap((f) => f.messages)).toHaveLength(LEAKY.length);
   });
 
+  it('the zero-config CLI does not judge a project\'s disable comments for other rules', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(path.join(tmpdir(), 'mcp-stateless-cli-'));
+    try {
+      writeFileSync(path.join(dir, 'a.ts'), '// eslint-disable-next-line no-console\nconsole.log(1);\n/* eslint-disable @typescript-eslint/no-explicit-any */\nexport const x: any = 1;\n');
+      const { stdout } = await run('node', ['bin/mcp-stateless.js', dir], { cwd: root });
+      expect(stdout).toContain('no statelessness hazards found in 1 file(s)');
+      expect(stdout).not.toContain('Unused eslint-disable');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the CLI exits 2 with one line for a missing path or a bad option', async () => {
     const missing = await run('node', ['bin/mcp-stateless.js', 'no/such/dir'], { cwd: root }).catch((e: { code: number; stderr: string }) => e);
     expect((missing as { code: number }).code).toBe(2);
