@@ -22,6 +22,7 @@ hazards were found; the interleaved probe (mcp-stateless probe, docs/probe.md) i
 
 Options:
   --strict            use the strict config (recommended plus the definition rules)
+  --type-checked      whole-server analysis across files (needs a tsconfig.json including the sources)
   --config <file>     use this flat config file instead (the project's own config)
   --format <name>     what to print: markdown (default) or json
   --out <dir>         write <dir>/mcp-stateless-report.md and <dir>/mcp-stateless-report.json instead of printing
@@ -107,6 +108,8 @@ export interface Report {
 
 export interface ReportOptions {
   strict?: boolean;
+  /** Whole-server analysis (recommended-type-checked / strict-type-checked). */
+  typeChecked?: boolean;
   /** A flat config file (the project's own); replaces the zero config. */
   config?: string;
   /** Programmatic use: this flat config instead of the zero config (ignored when `config` is given). */
@@ -173,7 +176,8 @@ function collectorPlugin(into: Map<string, Collected>): ESLint.Plugin {
             routes.set(ref.registration, list);
           }
           into.set(context.filename, {
-            registrations: model.registrations.map((r) => ({
+            // Handlers defined here and registered by another file (whole-server analysis) are listed where they are defined.
+            registrations: [...model.registrations, ...model.crossRoots.filter(([, r]) => r.inputParam !== null).map(([, r]) => r)].map((r) => ({
               kind: r.kind,
               name: r.name,
               via: r.via,
@@ -239,7 +243,7 @@ export async function buildReport(paths: string[], options: ReportOptions = {}):
     plugins: { [COLLECTOR]: collectorPlugin(collected) },
     rules: { [`${COLLECTOR}/collect`]: 'error' },
   };
-  const eslint = createESLint(paths, { strict: options.strict, config: options.config, overrideConfig: options.config ? undefined : options.overrideConfig }, [collector]);
+  const eslint = createESLint(paths, { strict: options.strict, typeChecked: options.typeChecked, config: options.config, overrideConfig: options.config ? undefined : options.overrideConfig }, [collector]);
   const results = await eslint.lintFiles(paths.map((p) => path.resolve(p)));
   results.sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0));
 
@@ -308,7 +312,7 @@ export async function buildReport(paths: string[], options: ReportOptions = {}):
   const byRule: Record<string, number> = {};
   for (const f of [...findings].sort((a, b) => (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0))) byRule[f.ruleId] = (byRule[f.ruleId] ?? 0) + 1;
 
-  const configName = options.config ? `file:${relative(path.resolve(options.config))}` : options.overrideConfig ? 'custom' : options.strict ? 'strict' : 'recommended';
+  const configName = options.config ? `file:${relative(path.resolve(options.config))}` : options.overrideConfig ? 'custom' : `${options.strict ? 'strict' : 'recommended'}${options.typeChecked ? '-type-checked' : ''}`;
   const report: Omit<Report, 'verdict' | 'exitCode'> = {
     tool: 'mcp-stateless report',
     version: plugin.meta.version,
@@ -444,7 +448,7 @@ export function renderMarkdown(r: Report): string {
 // ---------------------------------------------------------------------------------------------------------------
 
 export async function reportMain(argv: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
-  let values: { strict?: boolean; config?: string; format?: string; out?: string; help?: boolean };
+  let values: { strict?: boolean; 'type-checked'?: boolean; config?: string; format?: string; out?: string; help?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -452,6 +456,7 @@ export async function reportMain(argv: string[], out: NodeJS.WritableStream = pr
       allowPositionals: true,
       options: {
         strict: { type: 'boolean' },
+        'type-checked': { type: 'boolean' },
         config: { type: 'string' },
         format: { type: 'string' },
         out: { type: 'string' },
@@ -477,7 +482,7 @@ export async function reportMain(argv: string[], out: NodeJS.WritableStream = pr
   }
   let report: Report;
   try {
-    report = await buildReport(positionals.length ? positionals : ['.'], { strict: values.strict, config: values.config });
+    report = await buildReport(positionals.length ? positionals : ['.'], { strict: values.strict, typeChecked: values['type-checked'], config: values.config });
   } catch (e) {
     err.write(`mcp-stateless report: ${(e as Error).message.split('\n')[0]}\n`);
     return 2;

@@ -155,6 +155,13 @@ describe('report on the example servers', () => {
     expect(stdout).not.toMatch(/\bsafe to (share|register)\b/i);
   });
 
+  it('with --type-checked, lists handlers defined in one file and registered in another', async () => {
+    const report = await buildReport([abs('tests/fixtures/cross-file/src')], { typeChecked: true });
+    const names = report.handlers.map((h) => `${h.name ?? '—'} ${path.basename(h.file)}`).sort();
+    expect(names).toEqual(['add_note notes.ts', 'browse browse.ts', 'draft index.ts', 'think index.ts', '— index.ts']);
+    expect(report.hazards.total).toBe(5);
+  });
+
   it('says when the definition rules did not run and when no handlers were found', async () => {
     const report = await buildReport([abs('examples/clean-server/server.ts')]);
     expect(report.verdict.status).toBe('no-static-hazards');
