@@ -218,11 +218,19 @@ export function propertyRemovalRange(text: string, property: SourceNode): [numbe
 const cache = new WeakMap<object, readonly DefinitionRecord[]>();
 
 /** Every definition record in the file, ESTree or JSON. Built once per file and shared by the rules. */
+const DEFINITION_KEYS = /concurrency|shareScope|statelessnessProbePassed|maxConcurrent/;
+
 export function getDefinitionRecords(sourceCode: Readonly<TSESLint.SourceCode>): readonly DefinitionRecord[] {
   const root = sourceCode.ast as unknown as { type: string };
   let records = cache.get(root);
   if (!records) {
-    records = root.type === 'Document' ? jsonRecords(root as JsonDocument) : new EstreeAnalysis(sourceCode).records();
+    // A definition record needs one of its keys written somewhere in the file: without any, skip the walk.
+    records =
+      root.type === 'Document'
+        ? jsonRecords(root as JsonDocument)
+        : DEFINITION_KEYS.test(sourceCode.text)
+          ? new EstreeAnalysis(sourceCode).records()
+          : [];
     cache.set(root, records);
   }
   return records;
