@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, isInside, memberPath, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
+import { calleeName, isInside, memberPath, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
 import { Discovery, type Registration } from './discovery.js';
 import { isRelativeSource, ModuleFacts } from './module.js';
 import { crossRegistration, functionsByStart, ProjectModel } from './project.js';
@@ -173,6 +173,12 @@ export class ServerModel {
       this.reached.set(fn, ref);
       for (const child of facts.childFunctions.get(fn) ?? []) if (!isBrowserSide(child)) queue.push([child, ref]);
       for (const call of facts.callsByOwner.get(fn) ?? []) {
+        // `handlers[request.params.name](args)`: each function of the map serves the tool named by its key.
+        if (call.type === AST_NODE_TYPES.CallExpression && ref.routedName === null) {
+          for (const [target, key] of mapDispatchTargets(facts, call.callee)) {
+            if (!this.reached.has(target)) queue.push([target, { registration: ref.registration, routedName: key }]);
+          }
+        }
         const targets: FunctionNode[] = [];
         for (const v of resolveValues(facts, call.callee)) {
           if (v.kind === 'import') this.noteExternal(v, ref, call);
@@ -229,6 +235,29 @@ function inStaticMethodOf(node: Node, cls: ClassNode): boolean {
     if (n.type === AST_NODE_TYPES.MethodDefinition || n.type === AST_NODE_TYPES.PropertyDefinition) return n.static;
   }
   return false;
+}
+
+/** The functions of a name→function map called through a computed key, with the key each is stored under. */
+function mapDispatchTargets(facts: ModuleFacts, callee: Node): [FunctionNode, string][] {
+  let c = unwrap(callee);
+  if (c.type === AST_NODE_TYPES.Identifier) {
+    const def = facts.variableOf(c)?.defs[0];
+    const init = def?.type === 'Variable' ? (def.node as TSESTree.VariableDeclarator).init : null;
+    if (!init) return [];
+    c = unwrap(init);
+  }
+  if (c.type !== AST_NODE_TYPES.MemberExpression || !c.computed || staticString(c.property) !== null) return [];
+  const out: [FunctionNode, string][] = [];
+  for (const v of resolveValues(facts, c.object)) {
+    if (v.kind !== 'object') continue;
+    for (const p of v.node.properties) {
+      if (p.type !== AST_NODE_TYPES.Property) continue;
+      const key = propertyKeyName(p);
+      if (key === null) continue;
+      for (const f of resolveValues(facts, p.value)) if (f.kind === 'function') out.push([f.node, key]);
+    }
+  }
+  return out;
 }
 
 /** `case 'search':` or `if (name === 'search')` around a call, inside a dispatcher. */

@@ -39,6 +39,8 @@ describe('handler shapes', () => {
     expect(text('tool-objects.ts:40:3')).toContain("tool 'open' assigns `lastPath` here and tool 'where' reads it (line 43)");
     expect(text('v2-low-level.ts:11:3')).toContain('its credentials');
     expect(text('v2-low-level.ts:16:3')).toContain('the logging/setLevel handler');
+    // A name→function map dispatcher names the tool by the key the function is stored under.
+    expect(text('dispatch-map.ts:10:3')).toContain("tool 'visit' mutates it");
   });
 
   it('recommended-type-checked finds the same hazards in single-file servers', async () => {
