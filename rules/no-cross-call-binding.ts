@@ -1,7 +1,7 @@
 import { getServerModel, describeHandler } from '../src/analysis/model.js';
 import type { StateAccess } from '../src/analysis/state.js';
 import { createRule } from '../src/util/create-rule.js';
-import { describeBinding, handlerPhrase, lineOf } from '../src/util/describe.js';
+import { describeBinding, firstPerBindingAndHandler, handlerPhrase, lineOf } from '../src/util/describe.js';
 
 export type Options = [];
 export type MessageId = 'crossCall' | 'crossCallImported';
@@ -36,8 +36,7 @@ export default createRule<Options, MessageId>({
       'Program:exit'() {
         const model = getServerModel(context);
         const all = model.stateAccesses();
-        // One report per binding and handler: the same state written on several lines is one hazard.
-        const seen = new Set<string>();
+        const first = firstPerBindingAndHandler(model);
         for (const w of all) {
           if (w.kind !== 'assign' && w.kind !== 'fieldWrite') continue;
           if (w.binding.container === 'map' || w.binding.container === 'set' || w.binding.container === 'weak') continue;
@@ -46,9 +45,7 @@ export default createRule<Options, MessageId>({
           if (reads.length === 0) {
             // State imported from the project's own modules is read elsewhere in the program: the write is the crossing.
             if (w.binding.scope !== 'import') continue;
-            const once = `${w.binding.key}|${writer ? describeHandler(writer) : ''}`;
-            if (seen.has(once)) continue;
-            seen.add(once);
+            if (!first(w)) continue;
             context.report({
               node: w.node,
               messageId: 'crossCallImported',
@@ -56,9 +53,7 @@ export default createRule<Options, MessageId>({
             });
             continue;
           }
-          const once = `${w.binding.key}|${writer ? describeHandler(writer) : ''}`;
-          if (seen.has(once)) continue;
-          seen.add(once);
+          if (!first(w)) continue;
           // Prefer a read in another handler: that is where the crossing is plainest.
           const other = reads.find((r) => model.handlerOf(r.node)?.registration !== writer?.registration) ?? reads[0];
           const reader = model.handlerOf(other.node);

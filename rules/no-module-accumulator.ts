@@ -1,7 +1,7 @@
-import { describeHandler, getServerModel } from '../src/analysis/model.js';
+import { getServerModel } from '../src/analysis/model.js';
 import type { StateAccess } from '../src/analysis/state.js';
 import { createRule } from '../src/util/create-rule.js';
-import { accessPhrase, describeBinding, handlerPhrase } from '../src/util/describe.js';
+import { accessPhrase, describeBinding, firstPerBindingAndHandler, handlerPhrase } from '../src/util/describe.js';
 
 export type Options = [];
 export type MessageId = 'accumulator';
@@ -31,8 +31,7 @@ export default createRule<Options, MessageId>({
       'Program:exit'() {
         const model = getServerModel(context);
         const all = model.stateAccesses();
-        // One report per binding and handler: the same container mutated on several lines is one hazard.
-        const seen = new Set<string>();
+        const first = firstPerBindingAndHandler(model);
         for (const a of all) {
           if (a.kind !== 'mutate' && a.kind !== 'entryWrite' && a.kind !== 'accumulate') continue;
           // A key the caller supplied (its workspace or run id) keeps entries apart; session keys are another rule's.
@@ -41,10 +40,7 @@ export default createRule<Options, MessageId>({
           if (a.binding.container === 'weak' && a.path.length === 0 && a.keys.length > 0 && a.keys.every((k) => !model.origins.has(k, 'module'))) continue;
           // A plain counter that no handler reads carries nothing from one caller to another.
           if (a.kind === 'accumulate' && a.path.length === 0 && (a.binding.container === 'primitive' || a.binding.container === 'unset') && !isReadByHandlers(model.accessesOf(a.binding.key))) continue;
-          const h = model.handlerOf(a.node);
-          const once = `${a.binding.key}|${h ? describeHandler(h) : ''}`;
-          if (seen.has(once)) continue;
-          seen.add(once);
+          if (!first(a)) continue;
           context.report({
             node: a.node,
             messageId: 'accumulator',

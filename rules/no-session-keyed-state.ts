@@ -1,6 +1,6 @@
-import { describeHandler, getServerModel } from '../src/analysis/model.js';
+import { getServerModel } from '../src/analysis/model.js';
 import { createRule } from '../src/util/create-rule.js';
-import { describeBinding, handlerPhrase } from '../src/util/describe.js';
+import { describeBinding, firstPerBindingAndHandler, handlerPhrase } from '../src/util/describe.js';
 
 export type Options = [];
 export type MessageId = 'sessionKeyed';
@@ -25,15 +25,11 @@ export default createRule<Options, MessageId>({
     return {
       'Program:exit'() {
         const model = getServerModel(context);
-        const reported = new Set<string>();
+        const first = firstPerBindingAndHandler(model);
         for (const a of model.stateAccesses()) {
           const key = a.keys.find((k) => model.origins.has(k, 'session'));
           if (!key) continue;
-          // One report per binding and handler: the same map looked up on several lines is one hazard.
-          const h = model.handlerOf(a.node);
-          const once = `${a.binding.key}|${h ? describeHandler(h) : ''}`;
-          if (reported.has(once)) continue;
-          reported.add(once);
+          if (!first(a)) continue;
           context.report({
             node: a.node,
             messageId: 'sessionKeyed',

@@ -1,5 +1,5 @@
 import { functionDisplayName } from '../analysis/ast.js';
-import { describeHandler, type HandlerRef } from '../analysis/model.js';
+import { describeHandler, type HandlerRef, type ServerModel } from '../analysis/model.js';
 import type { StateAccess, StateBinding } from '../analysis/state.js';
 import type { TSESTree } from '@typescript-eslint/utils';
 
@@ -41,4 +41,19 @@ export function accessPhrase(a: StateAccess): string {
 
 export function lineOf(node: TSESTree.Node): number {
   return node.loc.start.line;
+}
+
+/**
+ * One report per binding and handler: the same state touched on several lines of one handler is one hazard. Returns a
+ * predicate that is true the first time it sees an access's (binding, handler) pair.
+ */
+export function firstPerBindingAndHandler(model: ServerModel): (a: StateAccess) => boolean {
+  const seen = new Set<string>();
+  return (a) => {
+    const h = model.handlerOf(a.node);
+    const key = `${a.binding.key}|${h ? describeHandler(h) : ''}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
 }
