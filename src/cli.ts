@@ -23,6 +23,15 @@ Exit codes: 0 no hazards, 1 hazards found, 2 usage error or crash.`;
 
 export class UsageError extends Error {}
 
+/** The options the lint command takes; the report command takes the same plus its own. */
+export const LINT_OPTIONS = {
+  strict: { type: 'boolean' },
+  'type-checked': { type: 'boolean' },
+  config: { type: 'string' },
+  format: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 /** The zero-config flat config: TypeScript and JavaScript sources, with the plugin's config on top. */
 export function zeroConfig(strict: boolean, typeChecked = false, root = process.cwd()): ESLint.Options['overrideConfig'] {
   const name = `${strict ? 'strict' : 'recommended'}${typeChecked ? '-type-checked' : ''}`;
@@ -102,13 +111,7 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
     ({ values, positionals } = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: {
-        strict: { type: 'boolean' },
-        'type-checked': { type: 'boolean' },
-        config: { type: 'string' },
-        format: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: LINT_OPTIONS,
     }));
   } catch (e) {
     err.write(`mcp-stateless: ${(e as Error).message.split('\n')[0]}\n${USAGE.split('\n')[0]}\n`);

@@ -11,7 +11,7 @@ import { rules as pluginRules } from '../rules/index.js';
 import { describeValue, getDefinitionRecords, type DefinitionRecord, type Field, type SourceNode } from './analysis/definitions.js';
 import { getServerModel } from './analysis/model.js';
 import { PREFIX } from './configs.js';
-import { createESLint, inputProblem, UsageError } from './cli.js';
+import { createESLint, inputProblem, LINT_OPTIONS, UsageError } from './cli.js';
 import plugin from './index.js';
 
 const USAGE = `Usage: mcp-stateless report [options] [paths...]
@@ -454,14 +454,7 @@ export async function reportMain(argv: string[], out: NodeJS.WritableStream = pr
     ({ values, positionals } = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: {
-        strict: { type: 'boolean' },
-        'type-checked': { type: 'boolean' },
-        config: { type: 'string' },
-        format: { type: 'string' },
-        out: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: { ...LINT_OPTIONS, out: { type: 'string' } },
     }));
   } catch (e) {
     err.write(`mcp-stateless report: ${(e as Error).message.split('\n')[0]}\n${USAGE.split('\n')[0]}\n`);
