@@ -1,5 +1,6 @@
 import { RuleTester } from '@typescript-eslint/rule-tester';
 import rule from '../../rules/no-unguarded-path-join.js';
+import { COMMAND_RUNNER_CWD_FROM_CALLER } from '../fixtures/real-shapes.js';
 
 const ruleTester = new RuleTester();
 
@@ -206,28 +207,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     },
     {
       // Learned from a command-runner server: the caller's cwd copied onto the spawn options.
-      code: `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { spawn, type SpawnOptions } from 'node:child_process';
-const server = new Server({ name: 't', version: '1' }, { capabilities: { tools: {} } });
-async function runProcess(args: { command_line: string; cwd?: string }) {
-  const options: SpawnOptions = { shell: true };
-  if (args.cwd) {
-    options.cwd = args.cwd;
-  }
-  const child = spawn(args.command_line, [], options);
-  let stdout = '';
-  child.stdout?.on('data', (d) => (stdout += d));
-  return stdout;
-}
-server.setRequestHandler(CallToolRequestSchema, async (request) => {
-  switch (request.params.name) {
-    case 'run_process':
-      return { content: [{ type: 'text', text: await runProcess(request.params.arguments as never) }] };
-  }
-  return { content: [] };
-});
-`,
+      code: COMMAND_RUNNER_CWD_FROM_CALLER,
       errors: [{ messageId: 'unguarded', line: 8, column: 19, suggestions: null }],
     },
     {
