@@ -1,4 +1,4 @@
-import { getServerModel } from '../src/analysis/model.js';
+import { getModuleModel } from '../src/analysis/door.js';
 import { fixedReason, getPathAnalysis, isFixed, isPerCall, MODULE_OPTION_SCHEMAS, modulesOf, pathKey, quote, shellTargets, type Trace } from '../src/analysis/paths.js';
 import { createRule } from '../src/util/create-rule.js';
 import { handlerPhrase } from '../src/util/describe.js';
@@ -54,7 +54,7 @@ export default createRule<Options, MessageId>({
   create(context, [options]) {
     return {
       'Program:exit'() {
-        const model = getServerModel(context);
+        const model = getModuleModel(context);
         const analysis = getPathAnalysis(model, { modules: modulesOf(options) });
         const text = (n: TSESTree.Node) => context.sourceCode.getText(n);
         const writtenKeys = new Set<string>();

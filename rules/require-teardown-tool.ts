@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, type TSESLint } from '@typescript-eslint/utils';
-import { getServerModel } from '../src/analysis/model.js';
+import { getModuleModel } from '../src/analysis/door.js';
 import { DEFAULT_TEARDOWN_PATTERN, MODULE_OPTION_SCHEMAS, modulesOf, teardownFacts } from '../src/analysis/paths.js';
 import { objectLiteralOf, optionProperty } from '../src/analysis/processes.js';
 import { createRule } from '../src/util/create-rule.js';
@@ -48,7 +48,7 @@ export default createRule<Options, MessageId>({
     }
     return {
       'Program:exit'() {
-        const model = getServerModel(context);
+        const model = getModuleModel(context);
         const facts = teardownFacts(model, pattern, modulesOf(options));
         if (facts.scopedTools.size > 0 && facts.teardownTools.length === 0 && facts.anchor) {
           const tools = [...facts.scopedTools.keys()].map((t) => `'${t}'`);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { rules as pluginRules } from '../rules/index.js';
 import { describeValue, getDefinitionRecords, type DefinitionRecord, type Field, type SourceNode } from './analysis/definitions.js';
-import { getServerModel } from './analysis/model.js';
+import { getModuleModel } from './analysis/door.js';
 import { PREFIX } from './configs.js';
 import { createESLint, inputProblem, LINT_OPTIONS, UsageError } from './cli.js';
 import plugin from './index.js';
@@ -165,7 +165,7 @@ function collectorPlugin(into: Map<string, Collected>): ESLint.Plugin {
         }));
       return {
         'Program:exit'() {
-          const model = getServerModel(context as never);
+          const model = getModuleModel(context as never);
           const routes = new Map<unknown, { name: string; at: number }[]>();
           for (const [fn, ref] of model.reached) {
             if (ref.routedName === null) continue;

@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { isFunction, isInside, memberName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
-import type { ServerModel } from './model.js';
+import type { ModuleModel } from './model.js';
 import type { Variable } from './module.js';
 import {
   fsCallOf,
@@ -86,6 +86,13 @@ interface Ctx {
 
 type Bound = Ctx['env'] extends Map<Variable, infer B> ? B : never;
 
+/** Steps one path trace may take; real paths take a few dozen. */
+const TRACE_STEPS = 2_000;
+
+function copyTrace(t: Trace): Trace {
+  return { tags: new Set(t.tags), rawInput: t.rawInput, unsound: t.unsound };
+}
+
 function emptyTrace(): Trace {
   return { tags: new Set(), rawInput: null, unsound: null };
 }
@@ -113,7 +120,7 @@ export class PathAnalysis {
   readonly processCalls: ProcessCall[] = [];
 
   constructor(
-    readonly model: ServerModel,
+    readonly model: ModuleModel,
     readonly options: PathOptions,
   ) {
     // A module where nothing serves a call has no path a caller controls: skip classifying its calls.
@@ -129,13 +136,29 @@ export class PathAnalysis {
     }
   }
 
-  /** Trace a path expression used at `pos` (the call that uses it). */
+  private readonly traces = new Map<Node, Map<Node, Trace>>();
+  /** Steps left in the trace being computed: past them every part is unknown (never reported as fixed or raw). */
+  private stepsLeft = 0;
+
+  /** Trace a path expression used at `pos` (the call that uses it). Memoised per expression and position. */
   trace(expr: Node, pos: Node = expr): Trace {
-    return this.walk(expr, pos, { depth: 0, seen: new Set(), env: new Map(), decoded: false });
+    let perPos = this.traces.get(expr);
+    const known = perPos?.get(pos);
+    if (known) return copyTrace(known);
+    this.stepsLeft = TRACE_STEPS;
+    const t = this.walk(expr, pos, { depth: 0, seen: new Set(), env: new Map(), decoded: false });
+    if (!perPos) {
+      perPos = new Map();
+      this.traces.set(expr, perPos);
+    }
+    perPos.set(pos, copyTrace(t));
+    return t;
   }
 
   private walk(expr: Node, pos: Node, ctx: Ctx): Trace {
-    if (ctx.depth > MAX_DEPTH || ctx.seen.has(expr)) return tag('unknown');
+    if (ctx.depth > MAX_DEPTH || ctx.seen.has(expr) || this.stepsLeft <= 0) return tag('unknown');
+    this.stepsLeft--;
+    this.model.facts.budget.tick('path traces');
     const n = unwrap(expr);
     const next: Ctx = { ...ctx, depth: ctx.depth + 1, seen: new Set([...ctx.seen, expr]) };
     switch (n.type) {
@@ -854,13 +877,13 @@ export class PathAnalysis {
   }
 }
 
-function isProcessEnvNode(model: ServerModel, n: Node): boolean {
+function isProcessEnvNode(model: ModuleModel, n: Node): boolean {
   const u = unwrap(n);
   return u.type === AST_NODE_TYPES.MemberExpression && memberName(u) === 'env' && unwrap(u.object).type === AST_NODE_TYPES.Identifier && (unwrap(u.object) as TSESTree.Identifier).name === 'process' && isGlobalRef(model.facts, unwrap(u.object) as TSESTree.Identifier);
 }
 
 /** `opts.cwd = x` / `env['HOME'] = x` / `Object.assign(env, { … })` before `at`, for an identifier `expr`. */
-function memberWrites(model: ServerModel, expr: Node, at: Node): Map<string, Node> {
+function memberWrites(model: ModuleModel, expr: Node, at: Node): Map<string, Node> {
   const out = new Map<string, Node>();
   const n = unwrap(expr);
   if (n.type !== AST_NODE_TYPES.Identifier) return out;
@@ -965,10 +988,10 @@ function lets(s: Node, fn: FunctionNode): boolean {
   return false;
 }
 
-const analyses = new WeakMap<ServerModel, Map<string, PathAnalysis>>();
+const analyses = new WeakMap<ModuleModel, Map<string, PathAnalysis>>();
 
 /** The path analysis for a model and options, built once per file and options. */
-export function getPathAnalysis(model: ServerModel, options: Partial<PathOptions> = {}): PathAnalysis {
+export function getPathAnalysis(model: ModuleModel, options: Partial<PathOptions> = {}): PathAnalysis {
   const full: PathOptions = {
     guards: options.guards ?? [],
     trustImportedGuardNames: options.trustImportedGuardNames ?? true,
@@ -1021,7 +1044,7 @@ export function modulesOf(o: ModuleOptions): ModuleNames {
  * A key under which two path expressions name the same file: identifiers of start-up bindings are replaced by what they
  * hold, `this.x` of a long-lived instance by its field, everything else by its source text.
  */
-export function pathKey(model: ServerModel, expr: Node, text: (n: Node) => string, depth = 0): string {
+export function pathKey(model: ModuleModel, expr: Node, text: (n: Node) => string, depth = 0): string {
   const n = unwrap(expr);
   if (depth > 6) return text(n);
   if (n.type === AST_NODE_TYPES.Identifier) {
@@ -1051,7 +1074,7 @@ export interface ShellTarget {
   parts: Node[];
 }
 
-export function shellTargets(model: ServerModel, command: Node): ShellTarget[] {
+export function shellTargets(model: ModuleModel, command: Node): ShellTarget[] {
   const pieces: (string | Node)[] = [];
   flattenCommand(model, command, pieces, 0);
   let str = '';
@@ -1080,7 +1103,7 @@ export function shellTargets(model: ServerModel, command: Node): ShellTarget[] {
   return out;
 }
 
-function flattenCommand(model: ServerModel, e: Node, out: (string | Node)[], depth: number): void {
+function flattenCommand(model: ModuleModel, e: Node, out: (string | Node)[], depth: number): void {
   const n = unwrap(e);
   const s = staticString(n);
   if (s !== null) {
@@ -1126,7 +1149,7 @@ export interface ScopeFallback {
  * `workspace ? … : '/tmp'`, `{ workspace = os.tmpdir() }`, `if (!workspace) return RUNS_ROOT`, and an empty-string
  * default joined straight onto a root. A dedicated sub-directory (`path.join(ROOT, '_adhoc')`, `'_adhoc'`) is fine.
  */
-export function sharedFallback(model: ServerModel): ScopeFallback[] {
+export function sharedFallback(model: ModuleModel): ScopeFallback[] {
   const analysis = getPathAnalysis(model);
   const out: ScopeFallback[] = [];
   const facts = model.facts;
@@ -1176,7 +1199,8 @@ export function sharedFallback(model: ServerModel): ScopeFallback[] {
       }
     }
   };
-  for (const node of facts.owner.keys()) visit(node);
+  // Only handler code can fall back for a caller: ask nothing of the rest of the file.
+  for (const [node, owner] of facts.owner) if (owner && model.reached.has(owner)) visit(node);
   return out.sort((a, b) => a.fallback.range[0] - b.fallback.range[0]);
 }
 
@@ -1187,7 +1211,7 @@ function scopeNode(n: Node): Node {
 }
 
 /** What a fallback value is, when it is shared or privileged; null for a dedicated directory or something unknown. */
-function sharedTarget(model: ServerModel, analysis: PathAnalysis, fallback: Node): string | null {
+function sharedTarget(model: ModuleModel, analysis: PathAnalysis, fallback: Node): string | null {
   const s = staticString(fallback);
   if (s !== null) {
     if (s === '') return 'an empty scope, which joins to the runs root itself';
@@ -1219,7 +1243,7 @@ function sharedTarget(model: ServerModel, analysis: PathAnalysis, fallback: Node
   return null;
 }
 
-function isJoinRoot(model: ServerModel, id: Node): boolean {
+function isJoinRoot(model: ModuleModel, id: Node): boolean {
   const p = id.parent;
   if (!p || p.type !== AST_NODE_TYPES.CallExpression || p.arguments[0] !== id || p.arguments.length < 2) return false;
   const ref = moduleRef(model.facts, p.callee);
@@ -1227,7 +1251,7 @@ function isJoinRoot(model: ServerModel, id: Node): boolean {
 }
 
 /** `(workspace = '') => path.join(ROOT, workspace)` with no emptiness test on `workspace` in that function. */
-function emptyJoinedWithoutCheck(model: ServerModel, id: TSESTree.Identifier, fn: FunctionNode): boolean {
+function emptyJoinedWithoutCheck(model: ModuleModel, id: TSESTree.Identifier, fn: FunctionNode): boolean {
   const v = model.facts.scopeOf(fn).set.get(id.name) as Variable | undefined;
   if (!v) return false;
   let joined = false;
@@ -1278,7 +1302,7 @@ export interface TeardownFacts {
   anchor: Node | null;
 }
 
-function toolNameOf(model: ServerModel, node: Node): string | null {
+function toolNameOf(model: ModuleModel, node: Node): string | null {
   const h = model.handlerOf(node);
   if (!h || h.registration.kind !== 'tool') return null;
   return h.routedName ?? h.registration.name ?? caseLabelOf(node);
@@ -1311,7 +1335,7 @@ function textOfDiscriminant(n: Node): string {
 }
 
 /** Which tools take the scope and touch files, which tools tear a scope down, and whether that teardown is idempotent. */
-export function teardownFacts(model: ServerModel, pattern: RegExp, modules: ModuleNames): TeardownFacts {
+export function teardownFacts(model: ModuleModel, pattern: RegExp, modules: ModuleNames): TeardownFacts {
   const analysis = getPathAnalysis(model, { modules });
   const scopedTools = new Map<string, Node>();
   const names = new Set<string>();
@@ -1348,7 +1372,7 @@ export function teardownFacts(model: ServerModel, pattern: RegExp, modules: Modu
 }
 
 /** `rm(dir, { recursive: true, force: true })`, fs-extra `remove`, or a removal whose ENOENT is tolerated. */
-function idempotentRemoval(model: ServerModel, f: FsCall): boolean {
+function idempotentRemoval(model: ModuleModel, f: FsCall): boolean {
   const method = f.method.replace(/Sync$/, '');
   if (method === 'remove' || method === 'emptyDir' || method === 'emptydir') return true;
   if (method === 'rm') {
