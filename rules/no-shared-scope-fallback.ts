@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { getModuleModel } from '../src/analysis/door.js';
-import { sharedFallback } from '../src/analysis/paths.js';
+import { sharedFallback } from '../src/analysis/fallback.js';
 import { createRule } from '../src/util/create-rule.js';
 import { handlerPhrase } from '../src/util/describe.js';
 

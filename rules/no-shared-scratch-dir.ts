@@ -1,7 +1,8 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { memberName, unwrap } from '../src/analysis/ast.js';
 import { getModuleModel } from '../src/analysis/door.js';
-import { fixedReason, getPathAnalysis, isFixed, MODULE_OPTION_SCHEMAS, modulesOf, quote } from '../src/analysis/paths.js';
+import { MODULE_OPTION_SCHEMAS, modulesOf } from '../src/analysis/options.js';
+import { fixedReason, getPathAnalysis, isFixed, quote } from '../src/analysis/paths.js';
 import { createRule } from '../src/util/create-rule.js';
 import { handlerPhrase } from '../src/util/describe.js';
 

@@ -1,5 +1,6 @@
 import { getModuleModel } from '../src/analysis/door.js';
-import { getPathAnalysis, MODULE_OPTION_SCHEMAS, modulesOf, quote } from '../src/analysis/paths.js';
+import { MODULE_OPTION_SCHEMAS, modulesOf } from '../src/analysis/options.js';
+import { getPathAnalysis, quote } from '../src/analysis/paths.js';
 import { createRule } from '../src/util/create-rule.js';
 import { handlerPhrase } from '../src/util/describe.js';
 import type { TSESTree } from '@typescript-eslint/utils';

@@ -1,6 +1,7 @@
 import { AST_NODE_TYPES, type TSESLint } from '@typescript-eslint/utils';
 import { getModuleModel } from '../src/analysis/door.js';
-import { DEFAULT_TEARDOWN_PATTERN, MODULE_OPTION_SCHEMAS, modulesOf, teardownFacts } from '../src/analysis/paths.js';
+import { MODULE_OPTION_SCHEMAS, modulesOf } from '../src/analysis/options.js';
+import { DEFAULT_TEARDOWN_PATTERN, teardownFacts } from '../src/analysis/teardown.js';
 import { objectLiteralOf, optionProperty } from '../src/analysis/processes.js';
 import { createRule } from '../src/util/create-rule.js';
 import { handlerPhrase } from '../src/util/describe.js';

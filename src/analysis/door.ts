@@ -79,3 +79,4 @@ export function getModuleModel(context: AnyContext): ModuleModel {
 }
 
 export type { ModuleModel, ServerModel };
+export type { Scope, Variable } from './module.js';

@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { isFunction, memberName, propertyKeyName, unwrap, type FunctionNode, type Node } from './ast.js';
+import { destructuredKeyOf, isFunction, memberName, propertyKeyName, unwrap, type FunctionNode, type Node } from './ast.js';
 import type { ModuleFacts, Variable } from './module.js';
 
 export type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
@@ -210,7 +210,7 @@ function resolveVariableWith(facts: ModuleFacts, v: Variable, seen: Set<Node>, d
           else out.push(...loopElementValues(facts, decl, seen, depth));
         } else if (decl.init && decl.id.type === AST_NODE_TYPES.ObjectPattern) {
           // const { handler } = toolDef
-          const key = destructuredKey(decl.id, v.name);
+          const key = destructuredKeyOf(decl.id, v.name);
           if (key) for (const base of resolveValues(facts, decl.init, seen, depth + 1)) out.push(...propertyOf(facts, base, key, seen, depth));
         }
         break;
@@ -232,14 +232,6 @@ function resolveVariableWith(facts: ModuleFacts, v: Variable, seen: Set<Node>, d
   return out;
 }
 
-function destructuredKey(pattern: TSESTree.ObjectPattern, local: string): string | null {
-  for (const p of pattern.properties) {
-    if (p.type !== AST_NODE_TYPES.Property) continue;
-    const value = p.value.type === AST_NODE_TYPES.AssignmentPattern ? p.value.left : p.value;
-    if (value.type === AST_NODE_TYPES.Identifier && value.name === local) return propertyKeyName(p);
-  }
-  return null;
-}
 
 /** `for (const t of tools)`: the elements of `tools`. */
 function loopElementValues(facts: ModuleFacts, decl: TSESTree.VariableDeclarator, seen: Set<Node>, depth: number): Value[] {

@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { isFunction, memberName, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
+import { destructuredKeyOf, isFunction, memberName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
 import type { ModuleFacts, Variable } from './module.js';
 import type { Registration } from './discovery.js';
 import { knownCallOrigin } from './processes.js';
@@ -195,7 +195,7 @@ export class ValueOrigins {
       const initOrigins = get(unwrap(decl.init));
       add(initOrigins);
       if (decl.id.type !== AST_NODE_TYPES.Identifier) {
-        const key = destructuredKeyOf(decl.id, v.name);
+        const key = destructuredKeyOf(decl.id, v.name, true);
         if (key && SESSION_MEMBERS.has(key)) out.add('session');
         if (key && this.facts.settings.scopeArguments.includes(key) && (initOrigins.has('input') || initOrigins.has('param'))) out.add('scope');
         if (key && AUTH_MEMBERS.has(key) && initOrigins.has('context')) out.add('auth');
@@ -215,7 +215,7 @@ export class ValueOrigins {
       const target = p.type === AST_NODE_TYPES.AssignmentPattern ? p.left : p;
       if (target.type === AST_NODE_TYPES.Identifier && target.name === v.name) index = i;
       else if (target.type === AST_NODE_TYPES.ObjectPattern) {
-        const k = destructuredKeyOf(target, v.name);
+        const k = destructuredKeyOf(target, v.name, true);
         if (k !== null) {
           index = i;
           key = k;
@@ -239,16 +239,6 @@ export class ValueOrigins {
   }
 }
 
-export function destructuredKeyOf(pattern: Node, local: string): string | null {
-  if (pattern.type !== AST_NODE_TYPES.ObjectPattern) return null;
-  for (const p of pattern.properties) {
-    if (p.type !== AST_NODE_TYPES.Property) continue;
-    const value = p.value.type === AST_NODE_TYPES.AssignmentPattern ? p.value.left : p.value;
-    if (value.type === AST_NODE_TYPES.Identifier && value.name === local) return propertyKeyName(p);
-    if (value.type === AST_NODE_TYPES.ObjectPattern && destructuredKeyOf(value, local) !== null) return destructuredKeyOf(value, local);
-  }
-  return null;
-}
 
 export { isFunction };
 
