@@ -1,5 +1,6 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, isFunction, isInside, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
+import { Budget } from './budget.js';
 import { Discovery, type HandlerKind, type Registration } from './discovery.js';
 import { routedLabel } from './dispatch.js';
 import { isRelativeSource, type ModuleFacts } from './module.js';
@@ -70,6 +71,8 @@ export class ModuleModel {
   private newByClass: Map<ClassNode, TSESTree.NewExpression[]> | null = null;
 
   constructor(facts: ModuleFacts, links: ModuleLinks = NO_LINKS, discovery?: Discovery) {
+    // Facts outlive one program (the server model caches them per source file): each model gets its own budget.
+    if (facts.budget.steps > 0) facts.budget = new Budget(facts.fileName);
     const budget = facts.budget;
     this.facts = facts;
     this.settings = facts.settings;

@@ -18,8 +18,10 @@ export class ModuleFacts {
   readonly settings: McpSettings;
   /** The file these facts are about (absolute, as ESLint or the program names it). */
   readonly fileName: string;
-  /** The step budget of this module's analysis. */
-  readonly budget: Budget;
+  /** The parser's visitor keys (to walk subtrees). */
+  readonly visitorKeys: Readonly<Record<string, readonly string[] | undefined>>;
+  /** The step budget of this module's analysis (a fresh one for each module model built on these facts). */
+  budget: Budget;
   /** Calls and `new` expressions, by owning function (null: module top level). */
   readonly callsByOwner = new Map<FunctionNode | null, (TSESTree.CallExpression | TSESTree.NewExpression)[]>();
   readonly allCalls: (TSESTree.CallExpression | TSESTree.NewExpression)[] = [];
@@ -41,6 +43,7 @@ export class ModuleFacts {
     this.scopeManager = scopeManager;
     this.settings = settings;
     this.fileName = fileName;
+    this.visitorKeys = visitorKeys;
     this.budget = new Budget(fileName);
     this.budget.phase('index', () => this.index(visitorKeys));
   }

@@ -11,6 +11,7 @@ import { describeHandler, ModuleModel, type CrossRoot, type ModuleLinks } from '
 import { ModuleFacts } from './module.js';
 import { classMember, propertyOf, resolveValues, resolveVariable, returnedExpressions, type Value } from './resolve.js';
 import { settingsKey, type McpSettings } from './settings.js';
+import { toolNames } from './teardown.js';
 
 /** One module of the program, as far as it does not depend on the rest of the program (cached per source file). */
 interface UnitFacts {
@@ -93,6 +94,13 @@ export class ServerModel {
     const out: ModuleModel[] = [];
     for (const u of this.units.values()) if (u) out.push(this.modelOf(u));
     return out;
+  }
+
+  /** The names of every tool the server serves, whichever module registers or routes it. */
+  toolNames(): string[] {
+    const out = new Set<string>();
+    for (const m of this.moduleModels()) for (const n of toolNames(m)) out.add(n);
+    return [...out];
   }
 
   /** Number of modules analysed (for benchmarks and tests). */

@@ -24,12 +24,11 @@ function toolNameOf(model: ModuleModel, node: Node): string | null {
   return h.routedName ?? h.registration.name ?? routedLabel(node);
 }
 
-/** Which tools take the scope and touch files, which tools tear a scope down, and whether that teardown is idempotent. */
-export function teardownFacts(model: ModuleModel, pattern: RegExp, modules: ModuleNames): TeardownFacts {
-  const analysis = getPathAnalysis(model, { modules });
-  const scopedTools = new Map<string, Node>();
+/** The names of the tools a module serves: registered names, routed dispatcher cases, `case` labels in handler code. */
+export function toolNames(model: ModuleModel): string[] {
   const names = new Set<string>();
   for (const r of model.registrations) if (r.kind === 'tool' && r.name) names.add(r.name);
+  for (const [, r] of model.crossRoots) if (r.kind === 'tool' && r.name && r.inputParam !== null) names.add(r.name);
   for (const h of model.reached.values()) if (h.registration.kind === 'tool' && h.routedName) names.add(h.routedName);
   for (const sw of model.facts.switches) {
     if (!model.isHandlerCode(sw)) continue;
@@ -38,7 +37,14 @@ export function teardownFacts(model: ModuleModel, pattern: RegExp, modules: Modu
       if (s) names.add(s);
     }
   }
-  const teardownTools = [...names].filter((n) => pattern.test(n));
+  return [...names];
+}
+
+/** Which tools take the scope and touch files, which tools tear a scope down, and whether that teardown is idempotent. */
+export function teardownFacts(model: ModuleModel, pattern: RegExp, modules: ModuleNames): TeardownFacts {
+  const analysis = getPathAnalysis(model, { modules });
+  const scopedTools = new Map<string, Node>();
+  const teardownTools = toolNames(model).filter((n) => pattern.test(n));
   const sinks: { node: Node; at: Node }[] = [];
   for (const f of analysis.fsCalls) for (const { arg } of analysis.pathArgs(f)) sinks.push({ node: arg, at: f.call });
   for (const p of analysis.processCalls) {
