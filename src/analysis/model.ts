@@ -38,15 +38,29 @@ export interface CrossRoot {
   registered: boolean;
 }
 
+/** A function in another module that an import stands for. */
+export interface ImportTarget {
+  fileName: string;
+  fn: FunctionNode;
+  /** That module's model (built on first use). */
+  model(): ModuleModel;
+}
+
 /** What the server model (whole-server analysis) tells one module about the rest of the program. */
 export interface ModuleLinks {
   /** Functions of this module that other modules register or reach. */
   readonly roots: readonly CrossRoot[];
   /** Is one instance of this class (by the start of its range) kept for the process by another module? */
   longLivedElsewhere(classStart: number): boolean;
+  /**
+   * The functions an import of this module stands for, through a member path as value resolution spells it
+   * (`['new()!', 'processThought']` for a method of a module-level instance of an imported class). Empty without
+   * whole-server analysis.
+   */
+  importTargets(source: string, imported: string, path: readonly string[]): readonly ImportTarget[];
 }
 
-export const NO_LINKS: ModuleLinks = { roots: [], longLivedElsewhere: () => false };
+export const NO_LINKS: ModuleLinks = { roots: [], longLivedElsewhere: () => false, importTargets: () => [] };
 
 /**
  * Everything the rules ask about one module: which functions serve calls, what they reach, which bindings outlive a
@@ -281,6 +295,21 @@ export class ModuleModel {
     if (!isRelativeSource(v.source)) return;
     const routed = ref.routedName ?? (ref.registration.kind === 'tool' ? routedLabel(call, this.facts.ownerOf(call)) : null);
     this.externalReach.push({ source: v.source, imported: v.imported, path: v.path, ref: routed && routed !== ref.routedName ? { ...ref, routedName: routed } : ref });
+  }
+
+  /**
+   * The functions a call may run, in this module or (with whole-server analysis) in the module an import comes from.
+   * The analysis of effects across files starts here: what a callee does is read from its own module's model.
+   */
+  calleesOf(call: TSESTree.CallExpression): { fn: FunctionNode; model: ModuleModel }[] {
+    const out: { fn: FunctionNode; model: ModuleModel }[] = [];
+    for (const v of resolveValues(this.facts, call.callee)) {
+      if (v.kind === 'function') out.push({ fn: v.node, model: this });
+      else if (v.kind === 'import' && isRelativeSource(v.source)) {
+        for (const t of this.links.importTargets(v.source, v.imported, v.path)) out.push({ fn: t.fn, model: t.model() });
+      }
+    }
+    return out;
   }
 
   /** Call sites of a function in this module (for following values into helpers). */

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type * as ts from 'typescript';
 import type { FunctionNode } from './ast.js';
 import { Discovery, mayRegisterHandlers } from './discovery.js';
-import { describeHandler, ModuleModel, type CrossRoot, type ModuleLinks } from './model.js';
+import { describeHandler, ModuleModel, type CrossRoot, type ImportTarget, type ModuleLinks } from './model.js';
 import { ModuleFacts } from './module.js';
 import { classMember, propertyOf, resolveValues, resolveVariable, returnedExpressions, type Value } from './resolve.js';
 import { settingsKey, type McpSettings } from './settings.js';
@@ -76,7 +76,22 @@ export class ServerModel {
     return {
       roots: this.rootsFor(key),
       longLivedElsewhere: (start) => this.classIsLongLived(key, start),
+      importTargets: (source, imported, memberPath) => this.importTargets(key, source, imported, memberPath),
     };
+  }
+
+  private readonly targetMemo = new Map<string, ImportTarget[]>();
+
+  /** The functions (with their module's model) an import of one file stands for, through a member path. */
+  importTargets(fileName: string, source: string, imported: string, memberPath: readonly string[]): ImportTarget[] {
+    const key = `${fileName}\u0000${source}\u0000${imported}\u0000${memberPath.join('\u0000')}`;
+    let out = this.targetMemo.get(key);
+    if (!out) {
+      this.targetMemo.set(key, []); // re-entrant questions (a module asking about itself) get nothing
+      out = this.resolveImport(fileName, source, imported, [...memberPath]).map(({ unit, fn }) => ({ fileName: unit.fileName, fn, model: () => this.modelOf(unit) }));
+      this.targetMemo.set(key, out);
+    }
+    return out;
   }
 
   /**
@@ -232,9 +247,9 @@ export class ServerModel {
   }
 
   /** The functions an import (with a member path) stands for in the module it comes from. */
-  private resolveImport(from: Unit, source: string, imported: string, memberPath: string[], depth = 0): { unit: Unit; fn: FunctionNode }[] {
+  private resolveImport(from: Unit | string, source: string, imported: string, memberPath: string[], depth = 0): { unit: Unit; fn: FunctionNode }[] {
     if (depth > 8) return [];
-    const target = this.resolveModule(from.fileName, source);
+    const target = this.resolveModule(typeof from === 'string' ? from : from.fileName, source);
     if (!target) return [];
     const u = this.unit(target);
     if (!u) return [];
