@@ -108,7 +108,19 @@ function resolveCallResult(facts: ModuleFacts, call: TSESTree.CallExpression, se
       continue;
     }
     if (f.kind !== 'function') continue;
-    for (const r of returnedExpressions(f.node)) out.push(...resolveValues(facts, r, seen, depth + 1));
+    for (const r of returnedExpressions(f.node)) {
+      const returned = resolveValues(facts, r, seen, depth + 1);
+      out.push(...returned);
+      // A same-module wrapper (`wrap(handler)` returning `(...a) => handler(...a)`): one closure serves every wrapped
+      // handler, so the call also stands for the handler it was given.
+      for (const v of returned) {
+        if (v.kind !== 'function') continue;
+        for (const i of calledParameters(facts, f.node, v.node)) {
+          const arg = call.arguments[i];
+          if (arg && arg.type !== AST_NODE_TYPES.SpreadElement) for (const w of resolveValues(facts, arg, seen, depth + 1)) if (w.kind === 'function' || w.kind === 'import') out.push(w);
+        }
+      }
+    }
   }
   // Wrapper calls (`withAuth(fn)`, `wrap(createHandler(fn))`): when the callee's body is not in this module (unknown,
   // or imported), the functions passed in are what the wrapper ends up running.
@@ -116,9 +128,25 @@ function resolveCallResult(facts: ModuleFacts, call: TSESTree.CallExpression, se
     for (const a of call.arguments) {
       const arg = unwrap(a);
       if (isFunction(arg) || arg.type === AST_NODE_TYPES.Identifier || arg.type === AST_NODE_TYPES.CallExpression || arg.type === AST_NODE_TYPES.MemberExpression) {
-        for (const v of resolveValues(facts, arg, seen, depth + 1)) if (v.kind === 'function') out.push(v);
+        // An imported function handed to the wrapper (`wrapToolHandler(handleToolCall)`) is followed into its module.
+        for (const v of resolveValues(facts, arg, seen, depth + 1)) if (v.kind === 'function' || (v.kind === 'import' && !v.path.includes('()'))) out.push(v);
       }
     }
+  }
+  return out;
+}
+
+/** Indices of `outer`'s parameters that `inner` (a function `outer` returns) calls. */
+function calledParameters(facts: ModuleFacts, outer: FunctionNode, inner: FunctionNode): number[] {
+  const out: number[] = [];
+  for (const c of facts.callsByOwner.get(inner) ?? []) {
+    const callee = unwrap(c.callee);
+    if (callee.type !== AST_NODE_TYPES.Identifier) continue;
+    const v = facts.variableOf(callee);
+    const def = v?.defs[0];
+    if (def?.type !== 'Parameter' || def.node !== outer) continue;
+    const i = outer.params.findIndex((p) => p.type === AST_NODE_TYPES.Identifier && p.name === callee.name);
+    if (i >= 0 && !out.includes(i)) out.push(i);
   }
   return out;
 }
