@@ -1,3 +1,4 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { getModuleModel } from '../src/analysis/door.js';
 import { describeHandler } from '../src/analysis/model.js';
 import { createRule } from '../src/util/create-rule.js';
@@ -5,6 +6,11 @@ import { describeBinding, firstPerBindingAndHandler, handlerPhrase, lineOf } fro
 
 export type Options = [];
 export type MessageId = 'crossCall' | 'crossCallImported';
+
+function isReset(value: TSESTree.Node | undefined): boolean {
+  if (!value) return false;
+  return (value.type === AST_NODE_TYPES.Literal && value.value === null) || (value.type === AST_NODE_TYPES.Identifier && value.name === 'undefined');
+}
 
 export default createRule<Options, MessageId>({
   name: 'no-cross-call-binding',
@@ -32,6 +38,8 @@ export default createRule<Options, MessageId>({
         for (const w of all) {
           if (w.kind !== 'assign' && w.kind !== 'fieldWrite') continue;
           if (w.binding.container === 'map' || w.binding.container === 'set' || w.binding.container === 'weak') continue;
+          // `browser = undefined` resets a lazily filled client: that lifecycle is no-first-caller-cache's to report.
+          if (w.path.length === 0 && isReset(w.value) && model.accessesOf(w.binding.key).some((a) => a.kind === 'lazyInit')) continue;
           const { first: firstRead, other: otherRead } = model.readsOf(w);
           const writer = model.handlerOf(w.node);
           if (!firstRead) {

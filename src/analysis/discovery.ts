@@ -48,7 +48,7 @@ const SCHEMA_PROPS = new Set(['inputSchema', 'schema', 'parameters', 'argsSchema
 
 const REGISTRATION_METHODS = [...TOOL_METHODS, ...RESOURCE_METHODS, ...PROMPT_METHODS, ...Object.keys(FASTMCP_METHODS), 'setRequestHandler', 'setNotificationHandler', 'registerToolTask'];
 const MAY_REGISTER = new RegExp(
-  `\\.\\s*(?:${REGISTRATION_METHODS.join('|')})\\s*[(<]|\\bResourceTemplate\\b|\\b(?:${[...SCHEMA_PROPS].join('|')})\\s*[:=(]|\\bextends\\s+[\\w$.]*Tool`,
+  `\\.\\s*(?:${REGISTRATION_METHODS.join('|')})\\s*[(<]|\\bcreateMcpHandler\\s*\\(|\\bResourceTemplate\\b|\\b(?:${[...SCHEMA_PROPS].join('|')})\\s*[:=(]|\\bextends\\s+[\\w$.]*Tool`,
 );
 
 /**
@@ -59,6 +59,11 @@ const MAY_REGISTER = new RegExp(
 export function mayRegisterHandlers(text: string, settings: McpSettings): boolean {
   return MAY_REGISTER.test(text) || settings.registrationFunctions.some((f) => text.includes(f));
 }
+
+/** Builders that call their function argument once per request (SDK v2 `createMcpHandler`, Vercel's `mcp-handler`). */
+export const PER_REQUEST_FACTORIES = new Set(['createMcpHandler']);
+/** Builders that call their function argument once per connection or session (a server per stdio process). */
+export const PER_CONNECTION_FACTORIES = new Set(['serveStdio', ...PER_REQUEST_FACTORIES]);
 
 /** v1 schema constants and v2 method strings → request method. */
 const REQUEST_SCHEMAS: Record<string, string> = {
@@ -213,6 +218,9 @@ export class Discovery {
             this.add({ kind: 'task', name: regName, site: call, via: 'registerToolTask', inputParam: 0, contextParam: 1 }, resolveValues(facts, p.value));
           }
         }
+      } else if (PER_REQUEST_FACTORIES.has(name) && args.length >= 1) {
+        // createMcpHandler(buildServer): the factory runs for every request, so its body serves calls too.
+        this.add({ kind: 'request', name: `per-request server factory (${name})`, site: call, via: name, inputParam: null, contextParam: 0 }, resolveValues(facts, args[0]).filter((v) => v.kind === 'function' || v.kind === 'import'));
       } else if (extra.has(name)) {
         this.onGeneric(call, name);
       }

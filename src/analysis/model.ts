@@ -1,13 +1,14 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, isFunction, isInside, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
 import { Budget } from './budget.js';
-import { Discovery, type HandlerKind, type Registration } from './discovery.js';
+import { Discovery, PER_CONNECTION_FACTORIES, type HandlerKind, type Registration } from './discovery.js';
 import { routedLabel } from './dispatch.js';
 import { isRelativeSource, type ModuleFacts } from './module.js';
 import { callSitesOf, enclosingClass, resolveValues, type ClassNode } from './resolve.js';
 import type { McpSettings } from './settings.js';
 import { collectStateAccesses, type StateAccess } from './state.js';
 import { ValueOrigins } from './values.js';
+import { getWiring } from './wiring.js';
 
 /** The handler a piece of code serves, as reports name it. */
 export interface HandlerRef {
@@ -127,7 +128,9 @@ export class ModuleModel {
     if (!this.stateAccessList) {
       // Nothing serves a call here: no use of state can be handler code.
       if (this.reached.size === 0) return (this.stateAccessList = []);
-      this.stateAccessList = this.facts.budget.phase('state', () => collectStateAccesses(this.facts, (n) => this.isHandlerCode(n), (c) => this.classLifetime(c)));
+      this.stateAccessList = this.facts.budget.phase('state', () =>
+        collectStateAccesses(this.facts, (n) => this.isHandlerCode(n), (c) => this.classLifetime(c), (fn) => this.perConnection(fn)),
+      );
     }
     return this.stateAccessList;
   }
@@ -228,6 +231,47 @@ export class ModuleModel {
     return life;
   }
 
+  private perConnectionMemo = new Map<FunctionNode, boolean>();
+
+  /**
+   * Does this function run once per connection, session or request rather than once for the process? Yes when it is
+   * handed to a builder that calls it per connection (`serveStdio(buildServer)`, `createMcpHandler(buildServer)`), is
+   * itself an HTTP route or session callback, or is only ever called from such code. Its bindings then belong to one
+   * caller's server, not to every caller.
+   */
+  perConnection(fn: FunctionNode): boolean {
+    const known = this.perConnectionMemo.get(fn);
+    if (known !== undefined) return known;
+    this.perConnectionMemo.set(fn, false);
+    const wiring = getWiring(this.facts);
+    // SDK v2 hands a per-request factory the request's context (`buildServer(ctx: McpRequestContext)`).
+    let result = wiring.region.has(fn) || takesRequestContext(fn);
+    if (!result) {
+      const name = fn.type !== AST_NODE_TYPES.ArrowFunctionExpression && fn.id ? fn.id.name : fn.parent?.type === AST_NODE_TYPES.VariableDeclarator && fn.parent.id.type === AST_NODE_TYPES.Identifier ? fn.parent.id.name : null;
+      const v = name ? this.facts.scopeOf(fn.parent ?? fn).set.get(name) ?? this.facts.scopeOf(fn).upper?.set.get(name) : undefined;
+      let handed = false;
+      let calledOnce = false;
+      let calledPerConnection = false;
+      for (const ref of v?.references ?? []) {
+        const id = ref.identifier;
+        const p = id.parent;
+        if (p?.type === AST_NODE_TYPES.CallExpression && p.callee === id) {
+          const owner = this.facts.ownerOf(p);
+          if (wiring.routeOf(p) || (owner && this.isHandlerCode(p)) || (owner && owner !== fn && this.perConnection(owner))) calledPerConnection = true;
+          else calledOnce = true;
+        } else if (p?.type === AST_NODE_TYPES.CallExpression && p.arguments.includes(id as never) && PER_CONNECTION_FACTORIES.has(calleeName(p.callee) ?? '')) {
+          handed = true;
+        }
+      }
+      // `serveStdio(ctx => buildServer(ctx))`: the arrow handed to the builder calls the factory.
+      const parentCall = fn.parent?.type === AST_NODE_TYPES.CallExpression ? fn.parent : null;
+      if (parentCall && parentCall.arguments.includes(fn as never) && PER_CONNECTION_FACTORIES.has(calleeName(parentCall.callee) ?? '')) handed = true;
+      result = handed || (calledPerConnection && !calledOnce);
+    }
+    this.perConnectionMemo.set(fn, result);
+    return result;
+  }
+
   /** The `new C(…)` expressions of this module, by the class they create (indexed once). */
   private newExpressionsOf(cls: ClassNode): readonly TSESTree.NewExpression[] {
     if (!this.newByClass) {
@@ -316,6 +360,13 @@ export class ModuleModel {
   callSitesOf(fn: FunctionNode): TSESTree.CallExpression[] {
     return callSitesOf(this.facts, fn);
   }
+}
+
+function takesRequestContext(fn: FunctionNode): boolean {
+  const p = fn.params[0];
+  const id = p?.type === AST_NODE_TYPES.AssignmentPattern ? p.left : p;
+  const ann = id && 'typeAnnotation' in id ? id.typeAnnotation?.typeAnnotation : undefined;
+  return !!ann && ann.type === AST_NODE_TYPES.TSTypeReference && ann.typeName.type === AST_NODE_TYPES.Identifier && /^Mcp\w*RequestContext$/.test(ann.typeName.name);
 }
 
 interface ReadGroup {

@@ -12,7 +12,7 @@ export type StateScope =
   /** Imported from one of the project's own modules: module state of that module. */
   | 'import';
 
-export type ContainerKind = 'array' | 'map' | 'set' | 'weak' | 'object' | 'instance' | 'primitive' | 'unset' | 'unknown';
+export type ContainerKind = 'array' | 'map' | 'set' | 'weak' | 'object' | 'instance' | 'store' | 'primitive' | 'unset' | 'unknown';
 
 export interface StateBinding {
   /** Stable identity (one per variable or per class field). */
@@ -66,6 +66,10 @@ const COLLECTION_MUTATORS = new Set(['set', 'add', 'delete', 'clear']);
 const ACCESSORS = new Set(['get', 'at', 'find', 'findLast']);
 const KEYED_READS = new Set(['get', 'has']);
 const CACHE_CLASS = /(Map|Set|Cache|LRU|Lru)$/;
+/** Classes named for in-process storage (`InMemoryTaskStore`, `RequestHistory`, `UsageTracker`): their methods keep data. */
+const STORE_CLASS = /(Store|Storage|Registry|Repository|Queue|Buffer|History|Tracker|Recorder|Collection|Ledger)$/;
+/** Method names that put data into a store or take it out for good. */
+const STORE_MUTATORS = /^(set|add|put|push|store|save|record|track|register|insert|append|upsert|update|delete|remove|clear|enqueue|increment|mark)/;
 
 function containerOf(facts: ModuleFacts, init: Node | null | undefined): ContainerKind {
   if (!init) return 'unset';
@@ -89,6 +93,7 @@ function containerOf(facts: ModuleFacts, init: Node | null | undefined): Contain
       if (c === 'WeakMap' || c === 'WeakSet' || c === 'WeakRef') return 'weak';
       if (c === 'Array') return 'array';
       if (c && CACHE_CLASS.test(c)) return 'map';
+      if (c && STORE_CLASS.test(c)) return 'store';
       return 'instance';
     }
     case AST_NODE_TYPES.CallExpression: {
@@ -108,7 +113,8 @@ export function isMutatingMethod(container: ContainerKind, method: string): bool
     // array-only in practice.
     return container === 'array' || container === 'unknown' || container === 'unset' || method === 'push' || method === 'unshift' || method === 'splice';
   }
-  if (COLLECTION_MUTATORS.has(method)) return container === 'map' || container === 'set' || container === 'weak';
+  if (COLLECTION_MUTATORS.has(method)) return container === 'map' || container === 'set' || container === 'weak' || container === 'store';
+  if (container === 'store') return STORE_MUTATORS.test(method);
   return false;
 }
 
@@ -116,14 +122,19 @@ export function isMutatingMethod(container: ContainerKind, method: string): bool
  * Find every use, in handler code, of a binding that outlives a call, and say what the use does.
  * `handlerOf` tells whether a node runs as part of serving a call.
  */
-export function collectStateAccesses(facts: ModuleFacts, isHandlerCode: (node: Node) => boolean, classLongLived: (cls: ClassNode) => 'module' | 'instance' | null): StateAccess[] {
+export function collectStateAccesses(
+  facts: ModuleFacts,
+  isHandlerCode: (node: Node) => boolean,
+  classLongLived: (cls: ClassNode) => 'module' | 'instance' | null,
+  perConnection: (fn: FunctionNode) => boolean = () => false,
+): StateAccess[] {
   const out: StateAccess[] = [];
   for (const scope of facts.scopeManager.scopes) {
     const block = scope.block;
     let stateScope: StateScope;
     let factory: FunctionNode | null = null;
     if (block.type === AST_NODE_TYPES.Program) stateScope = 'module';
-    else if (isFunction(block) && scope.type === 'function' && !isHandlerCode(block) && !isHandlerCode(block.body)) {
+    else if (isFunction(block) && scope.type === 'function' && !isHandlerCode(block) && !isHandlerCode(block.body) && !perConnection(block)) {
       stateScope = 'instance';
       factory = block;
     } else continue;
@@ -283,7 +294,11 @@ function classifyUse(facts: ModuleFacts, binding: StateBinding, base: Node, out:
       } else {
         const last = cur.type === AST_NODE_TYPES.MemberExpression ? cur : null;
         const computed = !!last && last.computed && memberName(last) === null;
-        const kind: AccessKind = p.operator !== '=' && p.operator !== '??=' && p.operator !== '||=' ? 'accumulate' : isLazy(p, cur) ? 'lazyInit' : computed ? 'entryWrite' : 'fieldWrite';
+        // A write through a keyed entry (`map.get(id).x = …`, `table[id].x ??= …`) belongs to that entry, filled for
+        // the caller who owns the key: the container is the shared thing, not a lazily filled client.
+        const throughEntry = path.some((step) => step === '[]' || step === 'get()');
+        const kind: AccessKind =
+          p.operator !== '=' && p.operator !== '??=' && p.operator !== '||=' ? 'accumulate' : throughEntry ? 'entryWrite' : isLazy(p, cur) ? 'lazyInit' : computed ? 'entryWrite' : 'fieldWrite';
         out.push({ binding, kind, node: p, path, keys, value: p.right });
       }
       return;
@@ -291,6 +306,8 @@ function classifyUse(facts: ModuleFacts, binding: StateBinding, base: Node, out:
     if (p.type === AST_NODE_TYPES.UpdateExpression) {
       if (cur === outerOf(base) && viaAlias) return;
       out.push({ binding, kind: 'accumulate', node: p, path, keys });
+      // `String(nextId++)`: the old value goes on to the caller, so the counter is read as well as written.
+      if (valueIsUsed(p)) out.push({ binding, kind: 'read', node: p, path, keys });
       return;
     }
     if (p.type === AST_NODE_TYPES.UnaryExpression && p.operator === 'delete' && cur !== outerOf(base)) {
@@ -320,6 +337,22 @@ function classifyUse(facts: ModuleFacts, binding: StateBinding, base: Node, out:
     break;
   }
   out.push({ binding, kind: 'read', node: cur, path, keys });
+}
+
+/** Is the value of an expression used (not a statement of its own, a `for` update or a discarded sequence part)? */
+function valueIsUsed(n: Node): boolean {
+  let cur: Node = n;
+  let p = cur.parent;
+  while (p && (p.type === AST_NODE_TYPES.SequenceExpression || p.type === AST_NODE_TYPES.ChainExpression || p.type === AST_NODE_TYPES.TSAsExpression || p.type === AST_NODE_TYPES.TSNonNullExpression)) {
+    if (p.type === AST_NODE_TYPES.SequenceExpression && p.expressions[p.expressions.length - 1] !== cur) return false;
+    cur = p;
+    p = p.parent;
+  }
+  if (!p) return false;
+  if (p.type === AST_NODE_TYPES.ExpressionStatement) return false;
+  if (p.type === AST_NODE_TYPES.ForStatement && p.update === cur) return false;
+  if (p.type === AST_NODE_TYPES.UnaryExpression && p.operator === 'void') return false;
+  return true;
 }
 
 function referencesSame(node: Node, target: Node): boolean {

@@ -14,7 +14,16 @@ import { FlowSolver } from './fixpoint.js';
  *   (`randomUUID()`, `mkdtemp()`, `Math.random()`: wherever it is evaluated), `time` (`Date.now()`), `dirname`
  *   (`__dirname`, `import.meta.dirname`/`url`).
  */
-export type Origin = 'input' | 'scope' | 'context' | 'session' | 'auth' | 'fresh' | 'const' | 'module' | 'param' | 'env' | 'tmpdir' | 'cwd' | 'homedir' | 'random' | 'time' | 'dirname';
+export type Origin =
+  | 'input' | 'scope' | 'context' | 'session' | 'auth' | 'fresh' | 'const' | 'module' | 'param' | 'env' | 'tmpdir' | 'cwd' | 'homedir' | 'random' | 'time' | 'dirname'
+  /** made by a call from its arguments: a field of it (`createTask(…, sessionId).taskId`) is not what went in */
+  | 'made';
+
+/** Calls whose result is their argument, reshaped (a string or a path built from it): origins pass through whole. */
+const PASS_THROUGH = new Set([
+  'String', 'toString', 'join', 'resolve', 'normalize', 'relative', 'dirname', 'basename', 'concat', 'slice', 'substring', 'trim', 'toLowerCase',
+  'toUpperCase', 'replace', 'replaceAll', 'padStart', 'padEnd', 'encodeURIComponent', 'decodeURIComponent', 'encodeURI', 'decodeURI', 'format', 'stringify',
+]);
 
 const SESSION_MEMBERS = new Set(['sessionId', 'session_id', 'mcp-session-id']);
 const AUTH_MEMBERS = new Set(['authInfo', 'auth', 'authorization', 'Authorization', 'token', 'accessToken', 'credentials', 'cookie', 'cookies']);
@@ -136,6 +145,8 @@ export class ValueOrigins {
         add(base);
         const name = memberName(n);
         if (name !== null) {
+          // A field of something a call made from the session is that thing's own field, not the session's identity.
+          if (base.has('made') && base.has('session') && !SESSION_MEMBERS.has(name)) out.delete('session');
           if (SESSION_MEMBERS.has(name)) out.add('session');
           if (name === 'session' && base.has('context')) out.add('session');
           if (AUTH_MEMBERS.has(name) && (base.has('context') || base.has('auth'))) out.add('auth');
@@ -151,6 +162,8 @@ export class ValueOrigins {
         const known = knownCallOrigin(this.facts, n);
         if (known) out.add(known);
         const callee = unwrap(n.callee);
+        const calleeName = callee.type === AST_NODE_TYPES.Identifier ? callee.name : callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : null;
+        if (calleeName === null || !PASS_THROUGH.has(calleeName)) out.add('made');
         if (callee.type === AST_NODE_TYPES.MemberExpression) {
           add(get(unwrap(callee.object)));
           const m = memberName(callee);
