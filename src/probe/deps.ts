@@ -33,7 +33,9 @@ function isNotFound(error: unknown, dependency: ProbeDependency): boolean {
   if (!error || typeof error !== 'object') return false;
   const code = (error as { code?: unknown }).code;
   const message = error instanceof Error ? error.message : '';
-  return (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && message.includes(dependency.name);
+  // Node says "Cannot find package 'ajv' imported from …" for a package that is not installed; a module missing
+  // inside a package that is installed is a broken install, reported as it is.
+  return (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && message.includes(`Cannot find package '${dependency.name}'`);
 }
 
 /** The default export of a CommonJS module loaded with import() (ajv and ajv-formats are CommonJS). */

@@ -219,7 +219,9 @@ export function judge(input: JudgeInput): Judgement {
   const t = input.transport;
   if (t && t.status === 'crossed') {
     for (const x of t.exchanges) {
-      for (const m of findMarkers(x.markers.join('\n'))) {
+      const found = findMarkers(x.markers.join('\n'));
+      if (found.some((m) => ownerOf(m, runId) === x.session)) continue; // its own reply (perhaps holding a tool's leak)
+      for (const m of found) {
         const owner = ownerOf(m, runId);
         if (owner === x.session) continue;
         addEvidence(`transport|${owner}|${x.session}`, () => ({
@@ -287,6 +289,23 @@ export function judge(input: JudgeInput): Judgement {
   } else if (without.length > 0) {
     inconclusive.push(`${list(without)} never got ${without.length === 1 ? 'its' : 'their'} own marker back`);
   }
+  // Every writer's data must come back to the session that sent it, in its own reply or through a reader: a writer
+  // whose data is never seen again by anybody may keep it for everybody, and the probe could not tell.
+  if (plan) {
+    const unseen: string[] = [];
+    for (const name of plan.writers) {
+      const mine = judged.filter((c) => c.tool === name && c.mode === 'own' && c.outcome === 'result');
+      if (mine.length === 0) continue;
+      const back = mine.some((w) =>
+        judged.some((r) => r.session === w.session && r.seq >= w.seq && r.outcome === 'result' && r.markers.some((m) => w.sent.includes(m) && (r.seq === w.seq || !r.sent.includes(m)))),
+      );
+      if (!back) unseen.push(name);
+    }
+    if (unseen.length > 0 && !(judged.length > 0 && without.length === sessions.length)) {
+      inconclusive.push(`what ${list(unseen)} ${unseen.length === 1 ? 'takes' : 'take'} never came back to the session that sent it, in its reply or through a reader: whether it is kept, and for whom, cannot be seen`);
+      toConclude.push(`a reader that shows what ${list(unseen)} ${unseen.length === 1 ? 'keeps' : 'keep'} (--tool NAME --args JSON), or --source DIR to see what the lint finds`);
+    }
+  }
   for (const pair of pairs) {
     if (pair.status === 'not-exercised' && pair.origin === 'lint') inconclusive.push(`the pair the lint names, ${pair.writer} → ${pair.reader}, was not exercised: ${pair.why ?? ''}`);
   }
@@ -345,13 +364,12 @@ export function judge(input: JudgeInput): Judgement {
   };
 }
 
-/** Transport evidence first (it explains everything else), then what the lint predicted, then a leak that needed no
- * race (sequential), then the rest; in the order seen. */
+/** Transport evidence first (it explains everything else), then the evidence the lint predicted, then a leak that
+ * needed no race (written and read in the same sequential pass), then the rest; in the order seen. */
 function rank(e: Evidence): number {
-  // sequential only when the marker was also written in that sequential pass: otherwise it is a race's residue
+  const kind = e.kind === 'transport' ? 0 : e.kind === 'earlier-run' ? 2 : 1;
   const noRace = e.via.pass === 'sequential' && e.writtenBy?.pass === 'sequential' && e.writtenBy.round === e.via.round;
-  const base = e.kind === 'transport' ? 0 : e.lint ? 1 : e.kind === 'cross-session' ? (noRace ? 2 : 3) : e.kind === 'workspace' ? 4 : 5;
-  return base * 1e9 + (e.via.seq ?? 0);
+  return kind * 1e12 + (e.lint ? 0 : 1e11) + (noRace ? 0 : e.kind === 'workspace' ? 2e10 : 1e10) + (e.via.seq ?? 0);
 }
 
 function judgePair(pair: PlannedPair, answered: readonly CallRecord[], evidence: readonly Evidence[], sessions: readonly string[]): PairResult {

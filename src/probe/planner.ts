@@ -312,8 +312,14 @@ export function planProbe(input: PlanInput): ProbePlan {
       lint: lintFindings(summary, tool.name),
       argsFrom: 'schema' as const,
     };
-    if (teardownTool && tool.name === teardownTool.name && options.tool !== tool.name) {
-      planned.push({ ...base, role: 'teardown', why: 'teardown tool: called for each session after the rounds, twice', deleter: false });
+    if (options.tool !== tool.name && ((teardownTool && tool.name === teardownTool.name) || TEARDOWN_NAME.test(tool.name))) {
+      const why =
+        teardownTool && tool.name === teardownTool.name
+          ? 'teardown tool: called for each session after the rounds, twice'
+          : options.teardown === false
+            ? 'teardown tool: not called (--no-teardown)'
+            : `teardown-like tool: not called (the teardown is ${teardownTool?.name ?? 'none'})`;
+      planned.push({ ...base, role: 'teardown', why, deleter: false });
       continue;
     }
     if (mode === 'tool' && tool.name !== options.tool) {

@@ -9,7 +9,11 @@ import type { ProtocolFault } from './types.js';
 
 /** The largest JSON-RPC message the probe accepts, on stdio and over HTTP alike. */
 export const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
-export const MAX_MESSAGE_TEXT = '256 MiB';
+
+/** `256 MiB`: how the limit is named in messages. */
+export function sizeText(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
 
 type Id = string | number;
 
@@ -98,7 +102,7 @@ export function limitedFetch(limit = MAX_MESSAGE_BYTES): typeof fetch {
           count += chunk.length;
         }
         if (count > limit) {
-          controller.error(new Error(`the server sent a message larger than ${MAX_MESSAGE_TEXT} (the probe's limit for one JSON-RPC message, on both transports)`));
+          controller.error(new Error(`the server sent a message larger than ${sizeText(limit)}, the probe's limit for one JSON-RPC message on both transports`));
           return;
         }
         controller.enqueue(chunk);

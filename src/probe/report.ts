@@ -10,6 +10,10 @@ function describeTarget(result: ProbeResult): string {
   return `Streamable HTTP, ${t.url ?? ''}${t.command ? ` (server started by the probe: ${t.command.join(' ')})` : ''}`;
 }
 
+function count(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 function names(list: readonly string[], max = 6): string {
   if (list.length === 0) return 'none';
   return list.length > max ? `${list.slice(0, max).join(', ')} (+${list.length - max})` : list.join(', ');
@@ -27,8 +31,8 @@ export function formatPlan(plan: ProbePlan, { detailed }: { detailed: boolean })
   const lines: string[] = [];
   const skipped = plan.tools.filter((t) => t.role === 'skipped');
   lines.push(
-    `  plan: ${plan.tools.length} tools, from their input schemas${plan.source === 'schemas+lint' ? ' and the lint\'s summary' : ''}: ` +
-      `${plan.writers.length} writers (${names(plan.writers)}), ${plan.readers.length} readers (${names(plan.readers)}), ${plan.pairs.length} pairs` +
+    `  plan: ${count(plan.tools.length, 'tool')}, from their input schemas${plan.source === 'schemas+lint' ? ' and the lint\'s summary' : ''}: ` +
+      `${count(plan.writers.length, 'writer')} (${names(plan.writers)}), ${count(plan.readers.length, 'reader')} (${names(plan.readers)}), ${count(plan.pairs.length, 'pair')}` +
       `${plan.pairs.some((p) => p.origin === 'lint') ? ` (${plan.pairs.filter((p) => p.origin === 'lint').length} from the lint, first)` : ''}`,
   );
   for (const t of skipped) lines.push(`  skipped: ${t.name}: ${t.skip?.detail ?? t.why}${t.skip?.flag ? ` (${t.skip.flag})` : ''}`);
@@ -79,6 +83,9 @@ export function formatText(result: ProbeResult, { verdictLine = true, plan = fal
     lines.push(`  pairs: ${result.pairs.length} planned: ${count('leak')} leak, ${count('isolated')} isolated, ${count('not-exercised')} not exercised`);
   }
   for (const f of result.protocolFaults.slice(0, 5)) lines.push(`  protocol fault: ${f.connection}: ${f.detail}`);
+  for (const n of result.lint) {
+    if (!n.exercised && result.verdict !== 'inconclusive') lines.push(`  lint: ${n.rule.replace(/^mcp-stateless\//, '')} in ${n.tool ?? 'handler code'} at ${n.file}:${n.line}: not exercised by the probe (${n.why ?? 'not called'})`);
+  }
   for (const w of result.warnings) lines.push(`  warning: ${w}`);
   const shown = result.evidence.slice(0, 10);
   if (shown.length > 0) lines.push('  evidence:');

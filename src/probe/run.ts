@@ -282,7 +282,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
       fatal = runner.problem ?? allErrorsInFirstRound(runner);
 
       // ---- the wire: same ids from every HTTP session at once ----------------------------------------------------------
-      if (url && !fatal) transport = await checkTransport(url, runner, plan);
+      if (url && !signal.aborted) transport = await checkTransport(url, runner, plan);
 
       // ---- cleanup (what the calls created), then teardown (the workspaces themselves) ------------------------------
       if (settings.cleanup) {

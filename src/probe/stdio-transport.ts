@@ -3,7 +3,7 @@ import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ManagedProcess, type ExitInfo } from './process.js';
-import { MAX_MESSAGE_BYTES, MAX_MESSAGE_TEXT } from './protocol.js';
+import { MAX_MESSAGE_BYTES, sizeText } from './protocol.js';
 import { oneLine } from './text.js';
 
 export interface ProcessStdioTransportOptions {
@@ -13,6 +13,8 @@ export interface ProcessStdioTransportOptions {
   env?: NodeJS.ProcessEnv;
   label: string;
   onStderr?: (text: string) => void;
+  /** The largest message accepted (default MAX_MESSAGE_BYTES, as over HTTP). */
+  maxMessageBytes?: number;
 }
 
 /**
@@ -40,7 +42,11 @@ export class ProcessStdioTransport implements Transport {
   private closed = false;
   private closing: Promise<void> | undefined;
 
-  constructor(private readonly options: ProcessStdioTransportOptions) {}
+  private readonly limit: number;
+
+  constructor(private readonly options: ProcessStdioTransportOptions) {
+    this.limit = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+  }
 
   async start(): Promise<void> {
     if (this.process) throw new Error('already started');
@@ -80,8 +86,8 @@ export class ProcessStdioTransport implements Transport {
       this.chunks = [];
       this.pendingBytes = 0;
       from = newline + 1;
-      if (line.length > MAX_MESSAGE_BYTES) {
-        this.fail(line.subarray(0, 120).toString('utf8'), `a message larger than ${MAX_MESSAGE_TEXT}, the probe's limit for one JSON-RPC message on both transports`);
+      if (line.length > this.limit) {
+        this.fail(line.subarray(0, 120).toString('utf8'), `a message larger than ${sizeText(this.limit)}, the probe's limit for one JSON-RPC message on both transports,`);
         return;
       }
       if (!this.deliver(line.toString('utf8').replace(/\r$/, ''))) return;
@@ -90,9 +96,9 @@ export class ProcessStdioTransport implements Transport {
       const rest = chunk.subarray(from);
       this.chunks.push(rest);
       this.pendingBytes += rest.length;
-      if (this.pendingBytes > MAX_MESSAGE_BYTES) {
+      if (this.pendingBytes > this.limit) {
         const head = (this.chunks[0] as Buffer).subarray(0, 120).toString('utf8');
-        this.fail(head, `more than ${MAX_MESSAGE_TEXT} without a newline, the probe's limit for one JSON-RPC message on both transports`);
+        this.fail(head, `a message larger than ${sizeText(this.limit)}, the probe's limit for one JSON-RPC message on both transports,`);
       }
     }
   }

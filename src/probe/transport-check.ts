@@ -111,6 +111,13 @@ async function close(o: TransportCheckOptions, s: RawSession): Promise<void> {
 }
 
 export async function transportCheck(o: TransportCheckOptions): Promise<TransportCheck> {
+  const names = new Set(o.sessions.map((s) => s.name));
+  // A reply meant for another caller carries that caller's marker and none of this session's own. (A reply that holds
+  // this session's marker and another's is the tool leaking, not the transport: the rounds report that.)
+  const isCrossed = (x: TransportExchange): boolean => {
+    const found = findMarkers(x.markers.join('\n'));
+    return found.some((m) => names.has(m.session) && m.session !== x.session) && !found.some((m) => m.session === x.session);
+  };
   const exchanges: TransportExchange[] = [];
   const opened: RawSession[] = [];
   try {
@@ -135,21 +142,19 @@ export async function transportCheck(o: TransportCheckOptions): Promise<Transpor
         }),
       );
       exchanges.push(...results);
+      if (results.some(isCrossed)) break; // shown: no need to wait out more unanswered requests
     }
   } finally {
     await Promise.all(opened.map((s) => close(o, s)));
   }
-  const names = new Set(o.sessions.map((s) => s.name));
-  const crossed = exchanges.filter((x) =>
-    findMarkers(x.markers.join('\n')).some((m) => names.has(m.session) && m.session !== x.session),
-  );
+  const crossed = exchanges.filter(isCrossed);
   const lost = exchanges.filter((x) => x.outcome !== 'reply');
   let status: TransportCheck['status'];
   let summary: string;
   if (crossed.length > 0) {
     const x = crossed[0] as TransportExchange;
     status = 'crossed';
-    summary = `${x.session}'s request id ${x.id} was answered with another session's reply (${crossed.length} of ${exchanges.length} replies crossed${lost.length > 0 ? `, ${lost.length} never arrived` : ''})`;
+    summary = `${x.session}'s request id ${x.id} was answered with another session's reply (${crossed.length} of ${exchanges.length} replies crossed${lost.length > 0 ? `, ${lost.length} never arrived` : ''}; the check stops at the first burst that shows it)`;
   } else if (lost.length > 0 && lost.length < exchanges.length) {
     const x = lost[0] as TransportExchange;
     status = 'lost-replies';
