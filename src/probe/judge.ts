@@ -117,7 +117,9 @@ export function judge(input: JudgeInput): Judgement {
   for (const call of calls) {
     if (!JUDGED.has(call.mode)) continue;
     const sentHere = new Set(call.sent);
-    for (const m of findMarkers(call.markers.join('\n'))) {
+    // a marker written in this very pass first: the sighting is then reported as what it is (no race needed)
+    const found = findMarkers(call.markers.join('\n')).sort((a, b) => Number(b.step === call.step) - Number(a.step === call.step));
+    for (const m of found) {
       if (sentHere.has(m.text)) {
         if (m.session === call.session && m.run === runId && !m.legacy) markOwn(call);
         continue; // an echo of the request proves nothing about anyone else
@@ -175,6 +177,7 @@ export function judge(input: JudgeInput): Judgement {
       writers: all.map((w) => w.tool),
       ...(lint ? { lint } : {}),
       occurrences: count,
+      ...(call.context ? { context: call.context } : {}),
       message: `${lint ? `${lint}; ` : ''}${call.tool} returned session ${owner}'s marker to session ${call.session} (${where(call)}${call.mode === 'cross' ? `, asked for ${call.target ?? owner}'s key` : ''}): ${how}`,
     });
   }

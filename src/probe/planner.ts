@@ -23,14 +23,15 @@ import type { SchemaValidator } from './validate.js';
 /**
  * The command a command-runner tool gets. Each call writes its marker to a file named after the marker in three places
  * a shared server must keep apart per caller — the working directory, $HOME and $TMPDIR — waits so that concurrent
- * callers overlap, and lists every probe marker file in all three. A server that shares any of them shows another
+ * callers overlap ({pause}: 0.2 s in a concurrent pass, none in a sequential one), and lists every probe marker file in
+ * all three. A server that shares any of them shows another
  * caller's file (now, or to a later caller: the files stay until the cleanup call). Exit status is always 0.
  */
 export const DEFAULT_COMMAND =
   'echo {marker} > {marker}.txt; ' +
   'echo {marker} > "$HOME/.{marker}"; ' +
   'echo {marker} > "${TMPDIR:-/tmp}/{marker}"; ' +
-  'sleep 0.2; ' +
+  'sleep {pause}; ' +
   'cat mcpsl-*.txt "$HOME"/.mcpsl-* "${TMPDIR:-/tmp}"/mcpsl-* 2>/dev/null; true';
 
 /** Removes this run's files written by DEFAULT_COMMAND, then lists any that are still there. */
@@ -132,9 +133,15 @@ export interface ProbePlan {
   mode: 'auto' | 'tool';
   source: 'schemas' | 'schemas+lint';
   tools: PlannedTool[];
-  /** In execution order: lint-flagged first. */
+  /** Lint-flagged first, then the server's order. */
   writers: string[];
   readers: string[];
+  /** The order a session calls them in a pass: writers, then readers (then the readers given another session's key),
+   * then `last`. */
+  order: string[];
+  /** Writers that delete or move (allowed by --allow-destructive): called after every reader, so that the readers see
+   * what the others wrote before it is deleted or moved away. */
+  last: string[];
   pairs: PlannedPair[];
   teardown: { tool: string; args: Record<string, unknown> } | null;
   /** Why there is no teardown call, when there is none. */
@@ -240,6 +247,7 @@ export const SAMPLE_FILL: FillValues = {
   session: 'november',
   round: 999,
   run: '00000000',
+  pause: '0.2',
 };
 
 function selectTeardown(tools: ToolInfo[], name: string | false | undefined, scopeNames: ReadonlySet<string>): ToolInfo | null {
@@ -450,6 +458,13 @@ export function planProbe(input: PlanInput): ProbePlan {
   }
   const writers = planned.filter((t) => t.role === 'writer').map((t) => t.name);
   const readers = planned.filter((t) => t.role === 'reader').map((t) => t.name);
+  // deleters and movers last: a file moved away or an entry deleted before the readers ran would show them nothing
+  const destroys = (name: string) => {
+    const t = planned.find((x) => x.name === name) as PlannedTool;
+    return t.deleter || nameTokens(name).some((x) => x === 'move' || x === 'rename' || x === 'mv');
+  };
+  const order = [...writers.filter((w) => !destroys(w)), ...readers];
+  const last = writers.filter(destroys);
 
   // pairs: every writer with every reader and every writer (itself included); the lint's first
   const pairs: PlannedPair[] = [];
@@ -557,6 +572,8 @@ export function planProbe(input: PlanInput): ProbePlan {
     tools: planned,
     writers,
     readers,
+    order,
+    last,
     pairs,
     teardown,
     teardownNote,

@@ -47,8 +47,12 @@ export function formatPlan(plan: ProbePlan, { detailed }: { detailed: boolean })
     const lint = p.state ? `  [lint: ${p.state.name}${p.state.write ? ` written at ${p.state.write.file}:${p.state.write.line}` : ''}]` : '';
     lines.push(`    ${p.writer} → ${p.reader}${lint}`);
   }
+  const cross = plan.tools.filter((t) => t.cross).map((t) => t.name);
   lines.push(
-    '  order: each round runs a concurrent pass (every writer, then every reader, each called by all sessions at the same moment; then the readers given another session\'s key) and a sequential pass (one session after another: writers, readers, readers given the previous session\'s key), alternating the order of the sessions',
+    `  order, per session and pass: ${plan.order.join(', ')}${cross.length > 0 ? `; then, given another session's key: ${cross.join(', ')}` : ''}${plan.last.length > 0 ? `; last: ${plan.last.join(', ')}` : ''}`,
+  );
+  lines.push(
+    '  each round: a concurrent pass (each tool called by every session at the same moment) and a sequential pass (one session after another, the order of the sessions reversed every other round)',
   );
   lines.push(`  teardown: ${plan.teardown ? `${plan.teardown.tool} ${JSON.stringify(plan.teardown.args)}, for every session, twice` : plan.teardownNote}`);
   lines.push(`  cleanup: ${plan.cleanup.length === 0 ? 'no tool removes what the calls create' : plan.cleanup.map((c) => `${c.tool} ${JSON.stringify(c.args)}`).join('; ')}`);

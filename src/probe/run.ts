@@ -428,6 +428,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
               session: s.name,
               round: step,
               run: runId,
+              pause: '0.5', // both requests must be open at the same moment, even on a loaded machine
             }) as Record<string, unknown>,
           }
         : null;

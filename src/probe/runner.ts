@@ -86,9 +86,10 @@ export class Runner {
     for (const s of o.sessions) this.steps.set(s.name, []);
   }
 
-  private fill(s: RunnerSession, step: number, round: number, owner: RunnerSession = s): FillValues {
+  private fill(s: RunnerSession, step: number, round: number, owner: RunnerSession = s, pass?: Pass): FillValues {
     const { runId } = this.o;
     return {
+      pause: pass === 'concurrent' ? '0.2' : '0',
       key: marker(runId, owner.name, step, KEY_SLOT),
       payload: (slot) => marker(runId, owner.name, step, slot),
       dir: owner.dir,
@@ -119,7 +120,7 @@ export class Runner {
     const template = argsOverride ?? (chosen === 'minimal' && tool.minimal ? tool.minimal : (tool.args ?? {}));
     const owner = mode === 'cross' && target ? target : s;
     const ownerStep = mode === 'cross' && target ? this.latestStep(target) : at.step;
-    const args = fillTemplate(template, this.fill(s, ownerStep, at.round, owner)) as Record<string, unknown>;
+    const args = fillTemplate(template, this.fill(s, ownerStep, at.round, owner, at.pass)) as Record<string, unknown>;
     const record: CallRecord = {
       seq: ++this.seq,
       session: s.name,
@@ -211,7 +212,7 @@ export class Runner {
     const crossReaders = plan.readers.filter((r) => this.tool(r).cross);
     if (pass === 'concurrent') {
       // lockstep: each tool called by every session at the same moment
-      for (const name of [...plan.writers, ...plan.readers]) {
+      for (const name of plan.order) {
         await Promise.all(sessions.map((s) => this.call(s, this.tool(name), 'own', at)));
         rethrowIfAborted(signal);
       }
@@ -220,16 +221,24 @@ export class Runner {
         await Promise.all(sessions.map((s, i) => this.call(s, this.tool(name), 'cross', at, sessions[(i + offset) % sessions.length])));
         rethrowIfAborted(signal);
       }
+      for (const name of plan.last) {
+        await Promise.all(sessions.map((s) => this.call(s, this.tool(name), 'own', at)));
+        rethrowIfAborted(signal);
+      }
     } else {
       // one session after another: what one wrote, the next reads, with no race needed
       for (const [i, s] of order.entries()) {
-        for (const name of [...plan.writers, ...plan.readers]) {
+        for (const name of plan.order) {
           await this.call(s, this.tool(name), 'own', at);
           rethrowIfAborted(signal);
         }
         const before = order[(i - 1 + order.length) % order.length] as RunnerSession;
         for (const name of crossReaders) {
           await this.call(s, this.tool(name), 'cross', at, before);
+          rethrowIfAborted(signal);
+        }
+        for (const name of plan.last) {
+          await this.call(s, this.tool(name), 'own', at);
           rethrowIfAborted(signal);
         }
       }

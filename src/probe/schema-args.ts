@@ -165,6 +165,7 @@ function sample(value: string): string {
     session: 'november',
     round: 9,
     run: '00000000',
+    pause: '0.2',
   });
 }
 
@@ -390,9 +391,11 @@ export interface FillValues {
   session: string;
   round: number;
   run: string;
+  /** How long a command waits so that concurrent calls overlap: `0.2` in a concurrent pass, `0` otherwise. */
+  pause?: string;
 }
 
-const PLACEHOLDER = /\{(marker|key|workspace|session|round|dir|run|p[1-9a-z])\}/g;
+const PLACEHOLDER = /\{(marker|key|workspace|session|round|dir|run|pause|p[1-9a-z])\}/g;
 
 function fillString(text: string, v: FillValues): string {
   return text.replace(PLACEHOLDER, (_whole, name: string) => {
@@ -410,6 +413,8 @@ function fillString(text: string, v: FillValues): string {
         return v.dir;
       case 'run':
         return v.run;
+      case 'pause':
+        return v.pause ?? '0';
       default:
         return v.payload(name);
     }

@@ -228,6 +228,8 @@ export interface Evidence {
   lint?: string;
   /** How many calls showed the same thing. */
   occurrences: number;
+  /** What came back, around the marker. */
+  context?: string;
   message: string;
 }
 
