@@ -118,7 +118,8 @@ export function judge(input: JudgeInput): Judgement {
     if (!JUDGED.has(call.mode)) continue;
     const sentHere = new Set(call.sent);
     // a marker written in this very pass first: the sighting is then reported as what it is (no race needed)
-    const found = findMarkers(call.markers.join('\n')).sort((a, b) => Number(b.step === call.step) - Number(a.step === call.step));
+    const thisPass = (m: ParsedMarker) => !m.legacy && m.run === runId && m.step === call.step;
+    const found = findMarkers(call.markers.join('\n')).sort((a, b) => Number(thisPass(b)) - Number(thisPass(a)));
     for (const m of found) {
       if (sentHere.has(m.text)) {
         if (m.session === call.session && m.run === runId && !m.legacy) markOwn(call);

@@ -178,8 +178,10 @@ describe.concurrent('probe over stdio: servers with several tools', () => {
     ]);
     // a leak that needs no race: alpha wrote, then bravo read, in the sequential pass
     expect(result.reason).toMatch(
-      /^leak in 2 of 2 rounds: read_note returned session alpha's marker to session bravo \(round 1, sequential, asked for alpha's key\): alpha wrote it with add_note \(round 1, sequential\) \(\+\d+ more\)$/,
+      /^leak in 2 of 2 rounds: list_notes returned session alpha's marker to session bravo \(round 1, sequential\): alpha wrote it with add_note \(round 1, sequential\) \(\+\d+ more\)$/,
     );
+    // asked for alpha's key, bravo got alpha's note: the cross read shows it too
+    expect(result.evidence.some((e) => e.via.tool === 'read_note' && e.via.mode === 'cross' && e.owner === 'alpha' && e.observer === 'bravo')).toBe(true);
     expect(result.pairs.filter((p) => p.status === 'leak').map((p) => `${p.writer}>${p.reader}`)).toEqual(['add_note>list_notes', 'add_note>read_note', 'add_note>search_notes']);
   });
 
