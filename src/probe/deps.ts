@@ -15,11 +15,15 @@ export const PROBE_DEPENDENCIES: readonly ProbeDependency[] = [
   { name: 'ajv-formats', range: '^3.0.1', entry: 'ajv-formats' },
 ];
 
+function listNames(names: string[]): string {
+  return names.length <= 2 ? names.join(' and ') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
 export class MissingDependencyError extends Error {
   override name = 'MissingDependencyError';
   constructor(readonly missing: readonly ProbeDependency[]) {
     super(
-      `mcp-stateless probe needs ${missing.map((d) => d.name).join(' and ')} (optional peer ${missing.length === 1 ? 'dependency' : 'dependencies'} of eslint-plugin-mcp-stateless, not installed): ` +
+      `mcp-stateless probe needs ${listNames(missing.map((d) => d.name))} (optional peer ${missing.length === 1 ? 'dependency' : 'dependencies'} of eslint-plugin-mcp-stateless, not installed): ` +
         `npm install --save-dev ${missing.map((d) => `${d.name}@${d.range}`).join(' ')}`,
     );
   }

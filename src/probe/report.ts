@@ -31,7 +31,7 @@ export function formatPlan(plan: ProbePlan, { detailed }: { detailed: boolean })
   const lines: string[] = [];
   const skipped = plan.tools.filter((t) => t.role === 'skipped');
   lines.push(
-    `  plan: ${count(plan.tools.length, 'tool')}, from their input schemas${plan.source === 'schemas+lint' ? ' and the lint\'s summary' : ''}: ` +
+    `  plan: ${count(plan.tools.length, 'tool')}, from the tools' input schemas${plan.source === 'schemas+lint' ? ' and the lint\'s summary' : ''}: ` +
       `${count(plan.writers.length, 'writer')} (${names(plan.writers)}), ${count(plan.readers.length, 'reader')} (${names(plan.readers)}), ${count(plan.pairs.length, 'pair')}` +
       `${plan.pairs.some((p) => p.origin === 'lint') ? ` (${plan.pairs.filter((p) => p.origin === 'lint').length} from the lint, first)` : ''}`,
   );

@@ -453,7 +453,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
     const where = url?.href;
     const { tools: used, leftovers: seen, crossProcess } = await r.cleanup();
     const notes: string[] = [];
-    if (p.cleanup.length === 0) notes.push('the server lists no tool that removes what the probe wrote (and no command runner)');
+    if (p.cleanup.length === 0 && seen.length > 0) notes.push('the server lists no tool that removes what the probe wrote (and no command runner)');
     const inScratch = seen.filter((l) => l.inScratch);
     if (inScratch.length > 0) notes.push(`${inScratch.length} of this run's markers are in the probe's scratch directory, where the server wrote them (path arguments and roots point there): removed with it`);
     const remaining = seen.filter((l) => !l.inScratch);
@@ -490,9 +490,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
           ? `${leftovers.length} of this run's markers may still be there after cleanup${used.length > 0 ? ` (${used.join(', ')})` : ''}: first ${leftovers[0]?.marker}, seen by ${leftovers[0]?.seenBy}`
           : blind
             ? 'the server lists no tool that lists or removes what the probe sent, so the probe cannot tell what is left'
-            : used.length > 0
-              ? `removed what the calls created (${used.join(', ')}); no reader shows anything of this run`
-              : 'no reader shows anything of this run',
+            : `${used.length > 0 ? `removed what the calls created through ${used.join(', ')}; ` : ''}nothing of this run is left that the probe can see${inScratch.length + inMemory.length > 0 ? ' (see below for what went with the scratch directory or the process)' : ''}`,
       tools: used,
       leftovers,
       notes,

@@ -207,7 +207,7 @@ describe.concurrent('probe over stdio: servers with several tools', () => {
   it('--plan prints the plan and calls nothing', async () => {
     const run = await cli(['--plan', '--env', `PROBE_TEST_TAG=${FILE_TAG}-plan`, '--env', `RUNS_ROOT=${RUNS_ROOT}`, '--', ...node('notes.mjs')]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^ {2}plan: 7 tools, from their input schemas: 2 writers \(add_note, slugify\), 3 readers \(list_notes, read_note, search_notes\), 10 pairs$/m);
+    expect(run.stdout).toMatch(/^ {2}plan: 7 tools, from the tools' input schemas: 2 writers \(add_note, slugify\), 3 readers \(list_notes, read_note, search_notes\), 10 pairs$/m);
     expect(run.stdout).toMatch(/^ {2}skipped: delete_note: annotated destructiveHint \(--allow-destructive\)$/m);
     expect(run.stdout).toMatch(/^ {17}args \{"workspace":"\{workspace\}","title":"\{key\}","body":"\{p1\}"\}$/m);
     expect(run.stdout).toMatch(/^ {4}add_note → list_notes$/m);
