@@ -8,7 +8,7 @@ import security from 'eslint-plugin-security';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import plugin from '../dist/src/index.js';
-import { getServerModel } from '../dist/src/analysis/model.js';
+import { getModuleModel } from '../dist/src/analysis/door.js';
 import { getDefinitionRecords } from '../dist/src/analysis/definitions.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -30,7 +30,7 @@ const benchPlugin = {
             getDefinitionRecords(context.sourceCode);
           },
           'Program:exit'() {
-            getServerModel(context).stateAccesses();
+            getModuleModel(context).stateAccesses();
           },
         };
       },

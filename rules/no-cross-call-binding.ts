@@ -1,18 +1,10 @@
-import { getServerModel, describeHandler } from '../src/analysis/model.js';
-import type { StateAccess } from '../src/analysis/state.js';
+import { getModuleModel } from '../src/analysis/door.js';
+import { describeHandler } from '../src/analysis/model.js';
 import { createRule } from '../src/util/create-rule.js';
 import { describeBinding, firstPerBindingAndHandler, handlerPhrase, lineOf } from '../src/util/describe.js';
 
 export type Options = [];
 export type MessageId = 'crossCall' | 'crossCallImported';
-
-/** Does a read see what this write stored? Same binding, and a path that overlaps the written one. */
-function overlaps(write: StateAccess, read: StateAccess): boolean {
-  if (write.binding.key !== read.binding.key || read.node === write.node) return false;
-  const n = Math.min(write.path.length, read.path.length);
-  for (let i = 0; i < n; i++) if (write.path[i] !== read.path[i] && write.path[i] !== '[]' && read.path[i] !== '[]') return false;
-  return true;
-}
 
 export default createRule<Options, MessageId>({
   name: 'no-cross-call-binding',
@@ -34,15 +26,15 @@ export default createRule<Options, MessageId>({
   create(context) {
     return {
       'Program:exit'() {
-        const model = getServerModel(context);
+        const model = getModuleModel(context);
         const all = model.stateAccesses();
         const first = firstPerBindingAndHandler(model);
         for (const w of all) {
           if (w.kind !== 'assign' && w.kind !== 'fieldWrite') continue;
           if (w.binding.container === 'map' || w.binding.container === 'set' || w.binding.container === 'weak') continue;
-          const reads = model.accessesOf(w.binding.key).filter((r) => r.kind === 'read' && overlaps(w, r)).sort((a, b) => a.node.range[0] - b.node.range[0]);
+          const { first: firstRead, other: otherRead } = model.readsOf(w);
           const writer = model.handlerOf(w.node);
-          if (reads.length === 0) {
+          if (!firstRead) {
             // State imported from the project's own modules is read elsewhere in the program: the write is the crossing.
             if (w.binding.scope !== 'import') continue;
             if (!first(w)) continue;
@@ -55,7 +47,7 @@ export default createRule<Options, MessageId>({
           }
           if (!first(w)) continue;
           // Prefer a read in another handler: that is where the crossing is plainest.
-          const other = reads.find((r) => model.handlerOf(r.node)?.registration !== writer?.registration) ?? reads[0];
+          const other = otherRead ?? firstRead;
           const reader = model.handlerOf(other.node);
           context.report({
             node: w.node,

@@ -1,4 +1,4 @@
-import { getServerModel } from '../src/analysis/model.js';
+import { getModuleModel } from '../src/analysis/door.js';
 import { createRule } from '../src/util/create-rule.js';
 import { describeBinding, handlerPhrase } from '../src/util/describe.js';
 
@@ -49,7 +49,7 @@ export default createRule<Options, MessageId>({
     }
     return {
       'Program:exit'() {
-        const model = getServerModel(context);
+        const model = getModuleModel(context);
         for (const a of model.stateAccesses()) {
           if (a.kind !== 'lazyInit') continue;
           const handler = handlerPhrase(model.handlerOf(a.node));

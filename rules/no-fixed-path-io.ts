@@ -1,5 +1,7 @@
-import { getServerModel } from '../src/analysis/model.js';
-import { fixedReason, getPathAnalysis, isFixed, isPerCall, MODULE_OPTION_SCHEMAS, modulesOf, pathKey, quote, shellTargets, type Trace } from '../src/analysis/paths.js';
+import { getModuleModel } from '../src/analysis/door.js';
+import { MODULE_OPTION_SCHEMAS, modulesOf } from '../src/analysis/options.js';
+import { fixedReason, getPathAnalysis, isFixed, isPerCall, pathKey, quote, type Trace } from '../src/analysis/paths.js';
+import { shellTargets } from '../src/analysis/shell.js';
 import { createRule } from '../src/util/create-rule.js';
 import { handlerPhrase } from '../src/util/describe.js';
 import type { TSESTree } from '@typescript-eslint/utils';
@@ -54,7 +56,7 @@ export default createRule<Options, MessageId>({
   create(context, [options]) {
     return {
       'Program:exit'() {
-        const model = getServerModel(context);
+        const model = getModuleModel(context);
         const analysis = getPathAnalysis(model, { modules: modulesOf(options) });
         const text = (n: TSESTree.Node) => context.sourceCode.getText(n);
         const writtenKeys = new Set<string>();

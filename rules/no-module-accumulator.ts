@@ -1,4 +1,4 @@
-import { getServerModel } from '../src/analysis/model.js';
+import { getModuleModel } from '../src/analysis/door.js';
 import type { StateAccess } from '../src/analysis/state.js';
 import { createRule } from '../src/util/create-rule.js';
 import { accessPhrase, describeBinding, firstPerBindingAndHandler, handlerPhrase } from '../src/util/describe.js';
@@ -29,7 +29,7 @@ export default createRule<Options, MessageId>({
   create(context) {
     return {
       'Program:exit'() {
-        const model = getServerModel(context);
+        const model = getModuleModel(context);
         const all = model.stateAccesses();
         const first = firstPerBindingAndHandler(model);
         for (const a of all) {

@@ -1,4 +1,4 @@
-import { getServerModel } from '../src/analysis/model.js';
+import { getModuleModel } from '../src/analysis/door.js';
 import { findProcessGlobalWrites } from '../src/analysis/globals.js';
 import { createRule } from '../src/util/create-rule.js';
 import { handlerPhrase } from '../src/util/describe.js';
@@ -24,7 +24,7 @@ export default createRule<Options, MessageId>({
   create(context) {
     return {
       'Program:exit'() {
-        const model = getServerModel(context);
+        const model = getModuleModel(context);
         if (model.reached.size === 0) return; // start-up writes are configuration, and there is nothing else here
         for (const w of findProcessGlobalWrites(model.facts)) {
           const h = model.handlerOf(w.node);

@@ -1,4 +1,4 @@
-import { getServerModel } from '../src/analysis/model.js';
+import { getModuleModel } from '../src/analysis/door.js';
 import { createRule } from '../src/util/create-rule.js';
 import { describeBinding, firstPerBindingAndHandler, handlerPhrase } from '../src/util/describe.js';
 
@@ -24,7 +24,7 @@ export default createRule<Options, MessageId>({
     const sourceCode = context.sourceCode;
     return {
       'Program:exit'() {
-        const model = getServerModel(context);
+        const model = getModuleModel(context);
         const first = firstPerBindingAndHandler(model);
         for (const a of model.stateAccesses()) {
           const key = a.keys.find((k) => model.origins.has(k, 'session'));

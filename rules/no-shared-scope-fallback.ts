@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
-import { getServerModel } from '../src/analysis/model.js';
-import { sharedFallback } from '../src/analysis/paths.js';
+import { getModuleModel } from '../src/analysis/door.js';
+import { sharedFallback } from '../src/analysis/fallback.js';
 import { createRule } from '../src/util/create-rule.js';
 import { handlerPhrase } from '../src/util/describe.js';
 
@@ -25,7 +25,7 @@ export default createRule<Options, MessageId>({
   create(context) {
     return {
       'Program:exit'() {
-        const model = getServerModel(context);
+        const model = getModuleModel(context);
         for (const f of sharedFallback(model)) {
           context.report({
             node: f.fallback,

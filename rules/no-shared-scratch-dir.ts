@@ -1,7 +1,8 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { memberName, unwrap } from '../src/analysis/ast.js';
-import { getServerModel } from '../src/analysis/model.js';
-import { fixedReason, getPathAnalysis, isFixed, MODULE_OPTION_SCHEMAS, modulesOf, quote } from '../src/analysis/paths.js';
+import { getModuleModel } from '../src/analysis/door.js';
+import { MODULE_OPTION_SCHEMAS, modulesOf } from '../src/analysis/options.js';
+import { fixedReason, getPathAnalysis, isFixed, quote } from '../src/analysis/paths.js';
 import { createRule } from '../src/util/create-rule.js';
 import { handlerPhrase } from '../src/util/describe.js';
 
@@ -28,7 +29,7 @@ export default createRule<Options, MessageId>({
   create(context, [options]) {
     return {
       'Program:exit'() {
-        const model = getServerModel(context);
+        const model = getModuleModel(context);
         const analysis = getPathAnalysis(model, { modules: modulesOf(options) });
         const facts = model.facts;
         for (const f of analysis.fsCalls) {

@@ -1,4 +1,4 @@
-import { getServerModel } from '../src/analysis/model.js';
+import { getModuleModel } from '../src/analysis/door.js';
 import { getWiring } from '../src/analysis/wiring.js';
 import { createRule } from '../src/util/create-rule.js';
 
@@ -35,7 +35,7 @@ export default createRule<Options, MessageId>({
   create(context) {
     return {
       'Program:exit'() {
-        const wiring = getWiring(getServerModel(context).facts);
+        const wiring = getWiring(getModuleModel(context).facts);
         for (const f of wiring.findings()) {
           switch (f.kind) {
             case 'sharedServer':

@@ -1,5 +1,6 @@
-import { getServerModel } from '../src/analysis/model.js';
-import { getPathAnalysis, MODULE_OPTION_SCHEMAS, modulesOf, quote } from '../src/analysis/paths.js';
+import { getModuleModel } from '../src/analysis/door.js';
+import { MODULE_OPTION_SCHEMAS, modulesOf } from '../src/analysis/options.js';
+import { getPathAnalysis, quote } from '../src/analysis/paths.js';
 import { createRule } from '../src/util/create-rule.js';
 import { handlerPhrase } from '../src/util/describe.js';
 import type { TSESTree } from '@typescript-eslint/utils';
@@ -45,7 +46,7 @@ export default createRule<Options, MessageId>({
   create(context, [options]) {
     return {
       'Program:exit'() {
-        const model = getServerModel(context);
+        const model = getModuleModel(context);
         const analysis = getPathAnalysis(model, { guards: options.guards ?? [], trustImportedGuardNames: options.trustImportedGuardNames ?? true, modules: modulesOf(options) });
         const sinks: { node: TSESTree.Node; at: TSESTree.Node; call: string }[] = [];
         for (const f of analysis.fsCalls) {

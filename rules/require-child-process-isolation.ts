@@ -1,8 +1,9 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { getServerModel } from '../src/analysis/model.js';
-import { getPathAnalysis, isPerCall, MODULE_OPTION_SCHEMAS, modulesOf, type PathAnalysis } from '../src/analysis/paths.js';
+import { getModuleModel } from '../src/analysis/door.js';
+import { MODULE_OPTION_SCHEMAS, modulesOf } from '../src/analysis/options.js';
+import { getPathAnalysis, isPerCall, type PathAnalysis } from '../src/analysis/paths.js';
 import type { ProcessCall } from '../src/analysis/processes.js';
-import type { Scope } from '../src/analysis/module.js';
+import type { Scope } from '../src/analysis/door.js';
 import { createRule } from '../src/util/create-rule.js';
 import { handlerPhrase } from '../src/util/describe.js';
 
@@ -31,7 +32,7 @@ export default createRule<Options, MessageId>({
   create(context, [options]) {
     return {
       'Program:exit'() {
-        const model = getServerModel(context);
+        const model = getModuleModel(context);
         const analysis = getPathAnalysis(model, { modules: modulesOf(options) });
         for (const p of analysis.processCalls) {
           const h = model.handlerOf(p.call);

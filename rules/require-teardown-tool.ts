@@ -1,6 +1,7 @@
 import { AST_NODE_TYPES, type TSESLint } from '@typescript-eslint/utils';
-import { getServerModel } from '../src/analysis/model.js';
-import { DEFAULT_TEARDOWN_PATTERN, MODULE_OPTION_SCHEMAS, modulesOf, teardownFacts } from '../src/analysis/paths.js';
+import { getModuleModel, getServerModel } from '../src/analysis/door.js';
+import { MODULE_OPTION_SCHEMAS, modulesOf } from '../src/analysis/options.js';
+import { DEFAULT_TEARDOWN_PATTERN, teardownFacts } from '../src/analysis/teardown.js';
 import { objectLiteralOf, optionProperty } from '../src/analysis/processes.js';
 import { createRule } from '../src/util/create-rule.js';
 import { handlerPhrase } from '../src/util/describe.js';
@@ -19,7 +20,7 @@ export default createRule<Options, MessageId>({
     hasSuggestions: true,
     messages: {
       missingTeardown:
-        "{{tools}} keep files under the caller's scope argument, but no teardown tool removes a finished run's data, so it lingers for the next caller of the same scope. Register a tool (for example `teardown`) that takes the scope and removes its directory with `rm(dir, { recursive: true, force: true })`.",
+        "{{tools}} files under the caller's scope argument, but no teardown tool removes a finished run's data, so it lingers for the next caller of the same scope. Register a tool (for example `teardown`) that takes the scope and removes its directory with `rm(dir, { recursive: true, force: true })`.",
       notIdempotent:
         '{{handler}} removes the scope\'s data with `{{call}}`, which fails when it is already gone: a second teardown of the same run errors. Pass `{ recursive: true, force: true }` or tolerate ENOENT.',
       addForce: 'Add `force: true` (and `recursive: true`) so removing an absent directory succeeds.',
@@ -48,11 +49,14 @@ export default createRule<Options, MessageId>({
     }
     return {
       'Program:exit'() {
-        const model = getServerModel(context);
+        const model = getModuleModel(context);
         const facts = teardownFacts(model, pattern, modulesOf(options));
-        if (facts.scopedTools.size > 0 && facts.teardownTools.length === 0 && facts.anchor) {
+        // A question about the server, not the file: with whole-server analysis a teardown tool in any module counts.
+        const server = getServerModel(context, { allowMissing: true });
+        const elsewhere = () => !!server && server.toolNames().some((n) => pattern.test(n));
+        if (facts.scopedTools.size > 0 && facts.teardownTools.length === 0 && facts.anchor && !elsewhere()) {
           const tools = [...facts.scopedTools.keys()].map((t) => `'${t}'`);
-          context.report({ node: facts.anchor, messageId: 'missingTeardown', data: { tools: `Tool${tools.length > 1 ? 's' : ''} ${tools.join(', ')}` } });
+          context.report({ node: facts.anchor, messageId: 'missingTeardown', data: { tools: tools.length > 1 ? `Tools ${tools.join(', ')} keep` : `Tool ${tools[0]} keeps` } });
         }
         for (const f of facts.notIdempotent) {
           const method = f.method.replace(/Sync$/, '');

@@ -9,7 +9,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { rules as pluginRules } from '../rules/index.js';
 import { describeValue, getDefinitionRecords, type DefinitionRecord, type Field, type SourceNode } from './analysis/definitions.js';
-import { getServerModel } from './analysis/model.js';
+import { getModuleModel } from './analysis/door.js';
+import { summarizeModule, type ModuleSummary } from './analysis/summarize.js';
+import { joinSummary } from './server-summary.js';
+import type { ServerSummary } from './summary.js';
 import { PREFIX } from './configs.js';
 import { createESLint, inputProblem, LINT_OPTIONS, UsageError } from './cli.js';
 import plugin from './index.js';
@@ -104,6 +107,8 @@ export interface Report {
   definitions: DefinitionEntry[];
   verdict: { status: VerdictStatus; text: string };
   exitCode: 0 | 1 | 2;
+  /** The server summary (docs/server-summary.schema.json): what the probe plans from. */
+  summary: ServerSummary;
 }
 
 export interface ReportOptions {
@@ -140,6 +145,9 @@ interface CollectedDefinition {
 interface Collected {
   registrations: CollectedRegistration[];
   definitions: CollectedDefinition[];
+  summary: ModuleSummary | null;
+  scopeArguments: string[];
+  wholeServer: boolean;
 }
 
 type Loc = { start: Pos; end: Pos };
@@ -165,7 +173,7 @@ function collectorPlugin(into: Map<string, Collected>): ESLint.Plugin {
         }));
       return {
         'Program:exit'() {
-          const model = getServerModel(context as never);
+          const model = getModuleModel(context as never);
           const routes = new Map<unknown, { name: string; at: number }[]>();
           for (const [fn, ref] of model.reached) {
             if (ref.routedName === null) continue;
@@ -186,10 +194,13 @@ function collectorPlugin(into: Map<string, Collected>): ESLint.Plugin {
               routes: (routes.get(r) ?? []).sort((a, b) => a.at - b.at).map((x) => x.name),
             })),
             definitions: definitions(0),
+            summary: summarizeModule(model, relative(context.filename), context.sourceCode.text),
+            scopeArguments: model.settings.scopeArguments,
+            wholeServer: model.settings.crossFile,
           });
         },
         'Document:exit'() {
-          into.set(context.filename, { registrations: [], definitions: definitions(1) });
+          into.set(context.filename, { registrations: [], definitions: definitions(1), summary: null, scopeArguments: [], wholeServer: false });
         },
       };
     },
@@ -313,7 +324,7 @@ export async function buildReport(paths: string[], options: ReportOptions = {}):
   for (const f of [...findings].sort((a, b) => (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0))) byRule[f.ruleId] = (byRule[f.ruleId] ?? 0) + 1;
 
   const configName = options.config ? `file:${relative(path.resolve(options.config))}` : options.overrideConfig ? 'custom' : `${options.strict ? 'strict' : 'recommended'}${options.typeChecked ? '-type-checked' : ''}`;
-  const report: Omit<Report, 'verdict' | 'exitCode'> = {
+  const report: Omit<Report, 'verdict' | 'exitCode' | 'summary'> = {
     tool: 'mcp-stateless report',
     version: plugin.meta.version,
     config: configName,
@@ -325,7 +336,16 @@ export async function buildReport(paths: string[], options: ReportOptions = {}):
     definitions,
   };
   const verdict = verdictOf(report);
-  return { ...report, verdict, exitCode: verdict.status === 'hazards' ? 1 : verdict.status === 'incomplete' ? (findings.length ? 1 : 2) : 0 };
+  const parts = [...collected.values()];
+  const summary = joinSummary({
+    version: plugin.meta.version,
+    root: process.cwd(),
+    mode: parts.some((c) => c.wholeServer) ? 'whole-server' : 'one-file',
+    scopeArguments: parts.find((c) => c.summary)?.scopeArguments ?? [],
+    modules: parts.flatMap((c) => (c.summary ? [c.summary] : [])),
+    findings,
+  });
+  return { ...report, verdict, exitCode: verdict.status === 'hazards' ? 1 : verdict.status === 'incomplete' ? (findings.length ? 1 : 2) : 0, summary };
 }
 
 function severityOf(setting: unknown): number {
@@ -338,7 +358,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 const PROBE = 'the interleaved probe is still required before registering as shared (`mcp-stateless probe`, see docs/probe.md)';
 
 /** The one verdict line. Never claims the server is stateless: static analysis cannot show that. */
-function verdictOf(r: Omit<Report, 'verdict' | 'exitCode'>): Report['verdict'] {
+function verdictOf(r: Omit<Report, 'verdict' | 'exitCode' | 'summary'>): Report['verdict'] {
   const n = r.hazards.total;
   const files = plural(r.files.length, 'file');
   const unparsed = new Set(r.unparsed.map((u) => u.file)).size;

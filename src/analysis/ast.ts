@@ -187,3 +187,29 @@ export function walk(root: Node, visitorKeys: Readonly<Record<string, readonly s
     }
   }
 }
+
+/**
+ * The property key a destructuring pattern binds `local` from (`{ dir: d }` → `dir` for `d`), or null. With `nested`,
+ * the innermost key of a nested pattern (`{ a: { b } }` → `b`).
+ */
+export function destructuredKeyOf(pattern: Node, local: string, nested = false): string | null {
+  if (pattern.type !== AST_NODE_TYPES.ObjectPattern) return null;
+  for (const p of pattern.properties) {
+    if (p.type !== AST_NODE_TYPES.Property) continue;
+    const value = p.value.type === AST_NODE_TYPES.AssignmentPattern ? p.value.left : p.value;
+    if (value.type === AST_NODE_TYPES.Identifier && value.name === local) return propertyKeyName(p);
+    if (nested && value.type === AST_NODE_TYPES.ObjectPattern) {
+      const inner = destructuredKeyOf(value, local, true);
+      if (inner !== null) return inner;
+    }
+  }
+  return null;
+}
+
+/** Does a parameter (plain, defaulted or destructured) bind `name`? */
+export function paramBinds(p: Node, name: string): boolean {
+  const t = p.type === AST_NODE_TYPES.AssignmentPattern ? p.left : p;
+  if (t.type === AST_NODE_TYPES.Identifier) return t.name === name;
+  if (t.type === AST_NODE_TYPES.ObjectPattern) return destructuredKeyOf(t, name) !== null;
+  return false;
+}

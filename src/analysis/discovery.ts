@@ -1,6 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, functionDisplayName, isFunction, memberName, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
 import type { ModuleFacts } from './module.js';
+import type { McpSettings } from './settings.js';
 import { callSitesOf, classMember, propertyOf, resolveValues, type ClassNode, type Value } from './resolve.js';
 
 export type HandlerKind = 'tool' | 'resource' | 'prompt' | 'request' | 'notification' | 'task' | 'completion';
@@ -44,6 +45,20 @@ const FASTMCP_METHODS: Record<string, { kind: HandlerKind; props: string[] }> = 
   addPrompt: { kind: 'prompt', props: ['load', 'complete'] },
 };
 const SCHEMA_PROPS = new Set(['inputSchema', 'schema', 'parameters', 'argsSchema', 'paramsSchema', 'input', 'inputShape', 'zodSchema', 'args']);
+
+const REGISTRATION_METHODS = [...TOOL_METHODS, ...RESOURCE_METHODS, ...PROMPT_METHODS, ...Object.keys(FASTMCP_METHODS), 'setRequestHandler', 'setNotificationHandler', 'registerToolTask'];
+const MAY_REGISTER = new RegExp(
+  `\\.\\s*(?:${REGISTRATION_METHODS.join('|')})\\s*[(<]|\\bResourceTemplate\\b|\\b(?:${[...SCHEMA_PROPS].join('|')})\\s*[:=(]|\\bextends\\s+[\\w$.]*Tool`,
+);
+
+/**
+ * Whether a module's text may register a handler in any way this discovery finds (a cheap superset test over the
+ * text, built from the same vocabulary): the whole-server analysis reads the other modules only when handler code
+ * reaches into them.
+ */
+export function mayRegisterHandlers(text: string, settings: McpSettings): boolean {
+  return MAY_REGISTER.test(text) || settings.registrationFunctions.some((f) => text.includes(f));
+}
 
 /** v1 schema constants and v2 method strings → request method. */
 const REQUEST_SCHEMAS: Record<string, string> = {

@@ -1,10 +1,11 @@
-import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, isInside, memberPath, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
-import { Discovery, type Registration } from './discovery.js';
-import { isRelativeSource, ModuleFacts } from './module.js';
-import { crossRegistration, functionsByStart, ProjectModel } from './project.js';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { calleeName, isFunction, isInside, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
+import { Budget } from './budget.js';
+import { Discovery, type HandlerKind, type Registration } from './discovery.js';
+import { routedLabel } from './dispatch.js';
+import { isRelativeSource, type ModuleFacts } from './module.js';
 import { callSitesOf, enclosingClass, resolveValues, type ClassNode } from './resolve.js';
-import { readSettings, settingsKey, type McpSettings } from './settings.js';
+import type { McpSettings } from './settings.js';
 import { collectStateAccesses, type StateAccess } from './state.js';
 import { ValueOrigins } from './values.js';
 
@@ -26,66 +27,64 @@ export function describeHandler(h: HandlerRef): string {
   return name ? `${r.kind} '${name}'` : `a ${r.kind} handler`;
 }
 
+/** A function of this module that serves calls because another module registers or reaches it. */
+export interface CrossRoot {
+  range: [number, number];
+  kind: HandlerKind;
+  name: string | null;
+  /** `registered in src/index.ts:42`, `reached from tool 'search' (src/index.ts)`. */
+  via: string;
+  /** True when the other module registers it as a handler (its parameters are the call's input and context). */
+  registered: boolean;
+}
+
+/** What the server model (whole-server analysis) tells one module about the rest of the program. */
+export interface ModuleLinks {
+  /** Functions of this module that other modules register or reach. */
+  readonly roots: readonly CrossRoot[];
+  /** Is one instance of this class (by the start of its range) kept for the process by another module? */
+  longLivedElsewhere(classStart: number): boolean;
+}
+
+export const NO_LINKS: ModuleLinks = { roots: [], longLivedElsewhere: () => false };
+
 /**
  * Everything the rules ask about one module: which functions serve calls, what they reach, which bindings outlive a
- * call and how handler code uses them, and where values come from. Built once per file by whichever rule asks first.
+ * call and how handler code uses them, and where values come from. Built once per file (by whichever rule asks first,
+ * through the door in `door.ts`, or by the server model for every module of a program).
  */
-export class ServerModel {
+export class ModuleModel {
   readonly facts: ModuleFacts;
   readonly discovery: Discovery;
   readonly settings: McpSettings;
   /** Handler code: each function that runs while serving a call, with the handler that reaches it. */
   readonly reached = new Map<FunctionNode, HandlerRef>();
   readonly origins: ValueOrigins;
-  /** Handler code here that calls into another module: joined by the project model. */
+  /** Handler code here that calls into another module: joined by the server model. */
   readonly externalReach: { source: string; imported: string; path: string[]; ref: HandlerRef }[] = [];
-  /** Roots given by the project model: functions registered or reached from other modules. */
+  /** Roots given by the server model: functions registered or reached from other modules. */
   readonly crossRoots: readonly [FunctionNode, Registration][];
+  readonly links: ModuleLinks;
   private stateAccessList: StateAccess[] | null = null;
+  private byBinding: Map<string, StateAccess[]> | null = null;
   private readonly classLife = new Map<ClassNode, 'module' | 'instance' | null>();
+  private newByClass: Map<ClassNode, TSESTree.NewExpression[]> | null = null;
 
-  /** Whether another module keeps one instance of a class of this module (from the project model). */
-  private readonly longLivedElsewhere: (cls: ClassNode) => boolean;
-
-  constructor(
-    ast: TSESTree.Program,
-    scopeManager: TSESLint.Scope.ScopeManager,
-    visitorKeys: Readonly<Record<string, readonly string[] | undefined>>,
-    settings: McpSettings,
-    crossRoots: (facts: ModuleFacts) => [FunctionNode, Registration][] = () => [],
-    longLivedElsewhere: (cls: ClassNode) => boolean = () => false,
-  ) {
-    this.settings = settings;
-    this.longLivedElsewhere = longLivedElsewhere;
-    this.facts = new ModuleFacts(ast, scopeManager, visitorKeys, settings);
-    this.discovery = new Discovery(this.facts);
-    this.origins = new ValueOrigins(this.facts, (fn) => this.discovery.handlerRegistration(fn) ?? this.crossRegistrationOf(fn));
-    this.crossRoots = crossRoots(this.facts);
-    this.computeReach();
-  }
-
-  /** A model over facts already computed (the project model builds these for every module). */
-  static fromFacts(facts: ModuleFacts, discovery: Discovery, settings: McpSettings, crossRoots: [FunctionNode, Registration][], longLivedElsewhere: (cls: ClassNode) => boolean = () => false): ServerModel {
-    const m = Object.create(ServerModel.prototype) as ServerModel;
-    Object.assign(m, {
-      settings,
-      facts,
-      discovery,
-      reached: new Map(),
-      externalReach: [],
-      crossRoots,
-      longLivedElsewhere,
-      stateAccessList: null,
-      byBinding: null,
-      classLife: new Map(),
-    });
-    Object.assign(m, { origins: new ValueOrigins(facts, (fn) => discovery.handlerRegistration(fn) ?? m.crossRegistrationOf(fn)) });
-    m.computeReach();
-    return m;
+  constructor(facts: ModuleFacts, links: ModuleLinks = NO_LINKS, discovery?: Discovery) {
+    // Facts outlive one program (the server model caches them per source file): each model gets its own budget.
+    if (facts.budget.steps > 0) facts.budget = new Budget(facts.fileName);
+    const budget = facts.budget;
+    this.facts = facts;
+    this.settings = facts.settings;
+    this.links = links;
+    this.discovery = discovery ?? budget.phase('discovery', () => new Discovery(facts));
+    this.crossRoots = matchRoots(facts, links.roots);
+    this.origins = new ValueOrigins(facts, (fn) => this.discovery.handlerRegistration(fn) ?? this.crossRegistrationOf(fn), () => budget.tick('value origins'));
+    budget.phase('reach', () => this.computeReach());
   }
 
   private crossRegistrationOf(fn: FunctionNode): Registration | undefined {
-    const r = this.crossRoots?.find(([f]) => f === fn);
+    const r = this.crossRoots.find(([f]) => f === fn);
     return r && r[1].inputParam !== null ? r[1] : undefined;
   }
 
@@ -114,12 +113,10 @@ export class ServerModel {
     if (!this.stateAccessList) {
       // Nothing serves a call here: no use of state can be handler code.
       if (this.reached.size === 0) return (this.stateAccessList = []);
-      this.stateAccessList = collectStateAccesses(this.facts, (n) => this.isHandlerCode(n), (c) => this.classLifetime(c));
+      this.stateAccessList = this.facts.budget.phase('state', () => collectStateAccesses(this.facts, (n) => this.isHandlerCode(n), (c) => this.classLifetime(c)));
     }
     return this.stateAccessList;
   }
-
-  private byBinding: Map<string, StateAccess[]> | null = null;
 
   /** The state accesses of one binding (indexed once, so rules stay linear). */
   accessesOf(bindingKey: string): readonly StateAccess[] {
@@ -132,6 +129,64 @@ export class ServerModel {
       }
     }
     return this.byBinding.get(bindingKey) ?? [];
+  }
+
+  private readGroups: Map<string, ReadGroup[]> | null = null;
+
+  /**
+   * The reads, in handler code, that see what a write stores: same binding, a path that overlaps the written one. Gives
+   * the first such read in source order and the first one in another handler than the writer's (where the crossing is
+   * plainest). Linear overall: reads are grouped once per binding and path.
+   */
+  readsOf(write: StateAccess): { first: StateAccess | null; other: StateAccess | null } {
+    if (!this.readGroups) {
+      this.readGroups = new Map();
+      const byPath = new Map<string, ReadGroup>();
+      for (const a of this.stateAccesses()) {
+        if (a.kind !== 'read') continue;
+        const key = `${a.binding.key}\u0000${a.path.join('\u0000')}`;
+        let g = byPath.get(key);
+        if (!g) {
+          g = { path: a.path, reads: [], firstByRegistration: [] };
+          byPath.set(key, g);
+          const list = this.readGroups.get(a.binding.key);
+          if (list) list.push(g);
+          else this.readGroups.set(a.binding.key, [g]);
+        }
+        g.reads.push(a);
+      }
+      for (const g of byPath.values()) {
+        g.reads.sort((a, b) => a.node.range[0] - b.node.range[0]);
+        // The first reads of the first few registrations, in source order: whatever the writer's registration, a read
+        // in another one is among the first two.
+        const seenRegs = new Set<Registration | null>();
+        for (const r of g.reads) {
+          const registration = this.handlerOf(r.node)?.registration ?? null;
+          if (seenRegs.has(registration)) continue;
+          seenRegs.add(registration);
+          g.firstByRegistration.push({ read: r, registration });
+          if (g.firstByRegistration.length === 3) break;
+        }
+      }
+    }
+    const writer = this.handlerOf(write.node)?.registration ?? null;
+    let first: StateAccess | null = null;
+    let other: StateAccess | null = null;
+    const budget = this.facts.budget;
+    for (const g of this.readGroups.get(write.binding.key) ?? []) {
+      budget.tick('cross-call reads');
+      if (!pathsOverlap(write.path, g.path)) continue;
+      for (const r of g.reads) {
+        if (r.node === write.node) continue;
+        if (!first || r.node.range[0] < first.node.range[0]) first = r;
+        break;
+      }
+      for (const { read, registration } of g.firstByRegistration) {
+        if (read.node === write.node || registration === writer) continue;
+        if (!other || read.node.range[0] < other.node.range[0]) other = read;
+      }
+    }
+    return { first, other };
   }
 
   /**
@@ -147,18 +202,33 @@ export class ServerModel {
     } else {
       let createdOutside = false;
       let createdInside = false;
-      for (const call of this.facts.allCalls) {
-        if (call.type !== AST_NODE_TYPES.NewExpression) continue;
-        if (!resolveValues(this.facts, call.callee).some((v) => v.kind === 'class' && v.node === cls)) continue;
+      for (const call of this.newExpressionsOf(cls)) {
         if (inStaticMethodOf(call, cls)) createdOutside = true; // static getInstance(): one per process
         else if (this.isHandlerCode(call)) createdInside = true;
         else createdOutside = true;
       }
-      if (createdOutside || (!createdInside && this.longLivedElsewhere(cls))) life = 'module';
+      if (createdOutside || (!createdInside && this.links.longLivedElsewhere(cls.range[0]))) life = 'module';
       else if (!createdInside && this.registrations.some((r) => r.site === cls)) life = 'module';
     }
     this.classLife.set(cls, life);
     return life;
+  }
+
+  /** The `new C(…)` expressions of this module, by the class they create (indexed once). */
+  private newExpressionsOf(cls: ClassNode): readonly TSESTree.NewExpression[] {
+    if (!this.newByClass) {
+      this.newByClass = new Map();
+      for (const call of this.facts.allCalls) {
+        if (call.type !== AST_NODE_TYPES.NewExpression) continue;
+        for (const v of resolveValues(this.facts, call.callee)) {
+          if (v.kind !== 'class') continue;
+          const list = this.newByClass.get(v.node);
+          if (list) list.push(call);
+          else this.newByClass.set(v.node, [call]);
+        }
+      }
+    }
+    return this.newByClass.get(cls) ?? [];
   }
 
   private computeReach(): void {
@@ -167,8 +237,9 @@ export class ServerModel {
       ...this.crossRoots.map(([fn, r]): [FunctionNode, HandlerRef] => [fn, { registration: r, routedName: null }]),
     ];
     const facts = this.facts;
-    while (queue.length) {
-      const [fn, ref] = queue.shift()!;
+    for (let head = 0; head < queue.length; head++) {
+      const [fn, ref] = queue[head];
+      facts.budget.tick('reach');
       if (this.reached.has(fn)) continue;
       this.reached.set(fn, ref);
       for (const child of facts.childFunctions.get(fn) ?? []) if (!isBrowserSide(child)) queue.push([child, ref]);
@@ -199,7 +270,7 @@ export class ServerModel {
           }
         }
         if (targets.length === 0) continue;
-        const routed = ref.routedName ?? (ref.registration.handler === fn || ref.registration.kind === 'tool' ? dispatchLabel(call, fn) : null);
+        const routed = ref.routedName ?? (ref.registration.handler === fn || ref.registration.kind === 'tool' ? routedLabel(call, fn) : null);
         const next = routed && routed !== ref.routedName ? { registration: ref.registration, routedName: routed } : ref;
         for (const t of targets) if (!this.reached.has(t)) queue.push([t, next]);
       }
@@ -208,7 +279,7 @@ export class ServerModel {
 
   private noteExternal(v: { source: string; imported: string; path: string[] }, ref: HandlerRef, call: Node): void {
     if (!isRelativeSource(v.source)) return;
-    const routed = ref.routedName ?? (ref.registration.kind === 'tool' ? dispatchLabel(call, this.facts.ownerOf(call) ?? (call as never)) : null);
+    const routed = ref.routedName ?? (ref.registration.kind === 'tool' ? routedLabel(call, this.facts.ownerOf(call)) : null);
     this.externalReach.push({ source: v.source, imported: v.imported, path: v.path, ref: routed && routed !== ref.routedName ? { ...ref, routedName: routed } : ref });
   }
 
@@ -216,6 +287,19 @@ export class ServerModel {
   callSitesOf(fn: FunctionNode): TSESTree.CallExpression[] {
     return callSitesOf(this.facts, fn);
   }
+}
+
+interface ReadGroup {
+  path: string[];
+  reads: StateAccess[];
+  firstByRegistration: { read: StateAccess; registration: Registration | null }[];
+}
+
+/** Does a read at one member path see a write at another? (`[]` is any entry) */
+function pathsOverlap(a: readonly string[], b: readonly string[]): boolean {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i] && a[i] !== '[]' && b[i] !== '[]') return false;
+  return true;
 }
 
 const BROWSER_SIDE = new Set(['evaluate', 'evaluateHandle', '$eval', '$$eval', 'addInitScript', 'evaluateOnNewDocument', 'waitForFunction', 'addScriptTag']);
@@ -260,100 +344,34 @@ function mapDispatchTargets(facts: ModuleFacts, callee: Node): [FunctionNode, st
   return out;
 }
 
-/** `case 'search':` or `if (name === 'search')` around a call, inside a dispatcher. */
-function dispatchLabel(call: Node, fn: FunctionNode): string | null {
-  let child: Node = call;
-  let n = call.parent;
-  while (n && n !== fn) {
-    if (n.type === AST_NODE_TYPES.SwitchCase && n.test && child !== n.test) {
-      const s = staticString(n.test);
-      if (s !== null && mentionsName(n.parent.discriminant)) return s;
-    }
-    if (n.type === AST_NODE_TYPES.IfStatement && n.consequent === child) {
-      const t = unwrap(n.test);
-      if (t.type === AST_NODE_TYPES.BinaryExpression && (t.operator === '===' || t.operator === '==')) {
-        const s = staticString(t.right) ?? staticString(t.left);
-        if (s !== null && (mentionsName(t.left) || mentionsName(t.right))) return s;
-      }
-    }
-    child = n;
-    n = n.parent;
-  }
-  return null;
+/** The functions of a module by the start of their range (to match the server model's roots to this module's AST). */
+export function functionsByStart(facts: ModuleFacts): Map<number, FunctionNode> {
+  const m = new Map<number, FunctionNode>();
+  for (const f of facts.functions) if (isFunction(f) && !m.has(f.range[0])) m.set(f.range[0], f);
+  return m;
 }
 
-function mentionsName(expr: Node): boolean {
-  const path = memberPath(expr);
-  if (path) return /name|tool|method|command|action/i.test(path[path.length - 1]);
-  const c = calleeName(expr);
-  return !!c && /name|tool/i.test(c);
+function matchRoots(facts: ModuleFacts, roots: readonly CrossRoot[]): [FunctionNode, Registration][] {
+  if (roots.length === 0) return [];
+  const byStart = functionsByStart(facts);
+  const out: [FunctionNode, Registration][] = [];
+  for (const r of roots) {
+    const fn = byStart.get(r.range[0]);
+    if (fn && fn.range[1] === r.range[1]) out.push([fn, crossRegistration(fn, r)]);
+  }
+  return out;
 }
 
-const cache = new WeakMap<TSESTree.Program, Map<string, ServerModel>>();
-const projects = new WeakMap<object, Map<string, ProjectModel>>();
-
-type AnyContext = Readonly<TSESLint.RuleContext<string, readonly unknown[]>>;
-
-export const TYPE_INFO_MISSING =
-  "mcp-stateless: whole-server analysis (settings['mcp-stateless'].crossFile, set by the recommended-type-checked config) needs type information: use the typescript-eslint parser with languageOptions.parserOptions.projectService: true";
-
-/** The project model of the program this file belongs to: built once per TypeScript program and settings. */
-export function getProjectModel(program: object, settings: McpSettings): ProjectModel {
-  const key = settingsKey(settings);
-  let perProgram = projects.get(program);
-  if (!perProgram) {
-    perProgram = new Map();
-    projects.set(program, perProgram);
-  }
-  let project = perProgram.get(key);
-  if (!project) {
-    project = new ProjectModel(program as never, settings);
-    perProgram.set(key, project);
-  }
-  return project;
+/** The registration a cross-file root stands for, in this module's own AST. */
+export function crossRegistration(fn: FunctionNode, r: CrossRoot): Registration {
+  return {
+    kind: r.kind,
+    name: r.name,
+    handler: fn,
+    site: fn,
+    via: r.via,
+    inputParam: r.registered ? 0 : null,
+    contextParam: r.registered ? 1 : null,
+    external: true,
+  };
 }
-
-/**
- * The model of the file being linted. The first rule that asks builds it; every other rule on the same file gets the
- * same object. Keyed by the AST root (and the settings), so it is per file, collected with the AST, and safe when
- * ESLint lints in worker threads or in any order. With `crossFile`, the program's project model (built once per
- * program) adds the functions other files register or reach.
- */
-export function getServerModel(context: AnyContext): ServerModel {
-  const sourceCode = context.sourceCode;
-  const ast = sourceCode.ast;
-  const settings = readSettings(context.settings as Record<string, unknown>);
-  const key = settingsKey(settings);
-  let perAst = cache.get(ast);
-  if (!perAst) {
-    perAst = new Map();
-    cache.set(ast, perAst);
-  }
-  let model = perAst.get(key);
-  if (!model) {
-    let roots: (facts: ModuleFacts) => [FunctionNode, Registration][] = () => [];
-    let longLived: (cls: ClassNode) => boolean = () => false;
-    if (settings.crossFile) {
-      const program = sourceCode.parserServices?.program;
-      if (!program) throw new Error(TYPE_INFO_MISSING);
-      const project = getProjectModel(program, settings);
-      const crossRoots = project.rootsFor(context.filename);
-      const fileName = context.filename;
-      longLived = (cls) => project.classIsLongLived(fileName, cls.range[0]);
-      roots = (facts) => {
-        const byStart = functionsByStart(facts);
-        const out: [FunctionNode, Registration][] = [];
-        for (const r of crossRoots) {
-          const fn = byStart.get(r.range[0]);
-          if (fn && fn.range[1] === r.range[1]) out.push([fn, crossRegistration(fn, r)]);
-        }
-        return out;
-      };
-    }
-    model = new ServerModel(ast, sourceCode.scopeManager!, sourceCode.visitorKeys as Record<string, readonly string[]>, settings, roots, longLived);
-    perAst.set(key, model);
-  }
-  return model;
-}
-
-export { memberPath, staticString };

@@ -1,5 +1,6 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { isFunction, walk, type FunctionNode, type Node } from './ast.js';
+import { Budget } from './budget.js';
 import type { McpSettings } from './settings.js';
 
 type ScopeManager = TSESLint.Scope.ScopeManager;
@@ -15,6 +16,12 @@ export class ModuleFacts {
   readonly ast: TSESTree.Program;
   readonly scopeManager: ScopeManager;
   readonly settings: McpSettings;
+  /** The file these facts are about (absolute, as ESLint or the program names it). */
+  readonly fileName: string;
+  /** The parser's visitor keys (to walk subtrees). */
+  readonly visitorKeys: Readonly<Record<string, readonly string[] | undefined>>;
+  /** The step budget of this module's analysis (a fresh one for each module model built on these facts). */
+  budget: Budget;
   /** Calls and `new` expressions, by owning function (null: module top level). */
   readonly callsByOwner = new Map<FunctionNode | null, (TSESTree.CallExpression | TSESTree.NewExpression)[]>();
   readonly allCalls: (TSESTree.CallExpression | TSESTree.NewExpression)[] = [];
@@ -31,11 +38,14 @@ export class ModuleFacts {
   /** Import bindings: local name → source and imported name ('default', '*', or the name). */
   readonly imports = new Map<string, { source: string; imported: string; node: Node }>();
 
-  constructor(ast: TSESTree.Program, scopeManager: ScopeManager, visitorKeys: Readonly<Record<string, readonly string[] | undefined>>, settings: McpSettings) {
+  constructor(ast: TSESTree.Program, scopeManager: ScopeManager, visitorKeys: Readonly<Record<string, readonly string[] | undefined>>, settings: McpSettings, fileName: string) {
     this.ast = ast;
     this.scopeManager = scopeManager;
     this.settings = settings;
-    this.index(visitorKeys);
+    this.fileName = fileName;
+    this.visitorKeys = visitorKeys;
+    this.budget = new Budget(fileName);
+    this.budget.phase('index', () => this.index(visitorKeys));
   }
 
   private index(visitorKeys: Readonly<Record<string, readonly string[] | undefined>>): void {

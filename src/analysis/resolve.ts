@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { isFunction, memberName, propertyKeyName, unwrap, type FunctionNode, type Node } from './ast.js';
+import { destructuredKeyOf, isFunction, memberName, propertyKeyName, unwrap, type FunctionNode, type Node } from './ast.js';
 import type { ModuleFacts, Variable } from './module.js';
 
 export type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
@@ -20,11 +20,36 @@ const MAX_DEPTH = 12;
  * single assignments, object properties, array elements bound by loops and `forEach`/`map` callbacks, `bind`,
  * wrappers that return their argument, and class members. Unknown input yields no values (never a guess).
  */
-export function resolveValues(facts: ModuleFacts, expr: Node, seen: Set<Node> = new Set(), depth = 0): Value[] {
-  if (depth > MAX_DEPTH) return [];
+export function resolveValues(facts: ModuleFacts, expr: Node, seen?: Set<Node>, depth = 0): Value[] {
   const n = unwrap(expr);
+  const memo = memoOf(facts);
+  const known = memo.get(n);
+  if (known) return known;
+  if (!seen) {
+    // A question from outside: answer it once for the module (the answer does not depend on who asks).
+    const out = resolveNode(facts, n, new Set(), 0);
+    // While the call-site index is being built, parameters resolve to nothing: such answers are not final.
+    if (!indexing.has(facts)) memo.set(n, out);
+    return out;
+  }
+  return resolveNode(facts, n, seen, depth);
+}
+
+const memos = new WeakMap<ModuleFacts, Map<Node | Variable, Value[]>>();
+function memoOf(facts: ModuleFacts): Map<Node | Variable, Value[]> {
+  let m = memos.get(facts);
+  if (!m) {
+    m = new Map();
+    memos.set(facts, m);
+  }
+  return m;
+}
+
+function resolveNode(facts: ModuleFacts, n: Node, seen: Set<Node>, depth: number): Value[] {
+  if (depth > MAX_DEPTH) return [];
   if (seen.has(n)) return [];
   seen.add(n);
+  facts.budget.tick('value resolution');
   switch (n.type) {
     case AST_NODE_TYPES.FunctionExpression:
     case AST_NODE_TYPES.ArrowFunctionExpression:
@@ -145,10 +170,24 @@ export function returnedExpressions(fn: FunctionNode): Node[] {
 function resolveIdentifier(facts: ModuleFacts, id: TSESTree.Identifier, seen: Set<Node>, depth: number): Value[] {
   const v = facts.variableOf(id);
   if (!v) return [];
+  // Asked from outside about this identifier alone: the variable's answer is the same for every reference to it.
+  if (depth === 0 && seen.size === 1) return resolveVariable(facts, v);
   return resolveVariable(facts, v, seen, depth);
 }
 
-export function resolveVariable(facts: ModuleFacts, v: Variable, seen: Set<Node> = new Set(), depth = 0): Value[] {
+export function resolveVariable(facts: ModuleFacts, v: Variable, seen?: Set<Node>, depth = 0): Value[] {
+  const memo = memoOf(facts);
+  const known = memo.get(v);
+  if (known) return known;
+  if (!seen) {
+    const out = resolveVariableWith(facts, v, new Set(), 0);
+    if (!indexing.has(facts)) memo.set(v, out);
+    return out;
+  }
+  return resolveVariableWith(facts, v, seen, depth);
+}
+
+function resolveVariableWith(facts: ModuleFacts, v: Variable, seen: Set<Node>, depth: number): Value[] {
   const out: Value[] = [];
   for (const def of v.defs) {
     switch (def.type) {
@@ -171,7 +210,7 @@ export function resolveVariable(facts: ModuleFacts, v: Variable, seen: Set<Node>
           else out.push(...loopElementValues(facts, decl, seen, depth));
         } else if (decl.init && decl.id.type === AST_NODE_TYPES.ObjectPattern) {
           // const { handler } = toolDef
-          const key = destructuredKey(decl.id, v.name);
+          const key = destructuredKeyOf(decl.id, v.name);
           if (key) for (const base of resolveValues(facts, decl.init, seen, depth + 1)) out.push(...propertyOf(facts, base, key, seen, depth));
         }
         break;
@@ -193,14 +232,6 @@ export function resolveVariable(facts: ModuleFacts, v: Variable, seen: Set<Node>
   return out;
 }
 
-function destructuredKey(pattern: TSESTree.ObjectPattern, local: string): string | null {
-  for (const p of pattern.properties) {
-    if (p.type !== AST_NODE_TYPES.Property) continue;
-    const value = p.value.type === AST_NODE_TYPES.AssignmentPattern ? p.value.left : p.value;
-    if (value.type === AST_NODE_TYPES.Identifier && value.name === local) return propertyKeyName(p);
-  }
-  return null;
-}
 
 /** `for (const t of tools)`: the elements of `tools`. */
 function loopElementValues(facts: ModuleFacts, decl: TSESTree.VariableDeclarator, seen: Set<Node>, depth: number): Value[] {

@@ -1,3 +1,5 @@
+import { DEFAULT_HANDLER_PROPERTIES, DEFAULT_SCOPE_ARGUMENTS } from '../vocabulary.js';
+
 /**
  * Shared settings, read from `settings['mcp-stateless']` in the user's flat config. Every key is optional and checked:
  * a wrong key or type stops the lint with one clear line rather than silently changing what is found.
@@ -13,8 +15,7 @@ export interface McpSettings {
   crossFile: boolean;
 }
 
-export const DEFAULT_HANDLER_PROPERTIES = ['handler', 'execute', 'call', 'run', 'handle', 'callback', 'logic', 'invoke', 'cb', 'fn'];
-export const DEFAULT_SCOPE_ARGUMENTS = ['workspace', 'runId', 'run_id', 'scope', 'workspaceId', 'workspace_id'];
+export { DEFAULT_HANDLER_PROPERTIES, DEFAULT_SCOPE_ARGUMENTS };
 
 export const settingsSchema = {
   type: 'object',
@@ -56,8 +57,8 @@ export function readSettings(all: Readonly<Record<string, unknown>> | undefined)
   const raw = all?.['mcp-stateless'];
   const out: McpSettings = {
     registrationFunctions: [],
-    handlerProperties: DEFAULT_HANDLER_PROPERTIES,
-    scopeArguments: DEFAULT_SCOPE_ARGUMENTS,
+    handlerProperties: [...DEFAULT_HANDLER_PROPERTIES],
+    scopeArguments: [...DEFAULT_SCOPE_ARGUMENTS],
     crossFile: false,
   };
   if (raw === undefined) return out;

@@ -1,8 +1,9 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { isFunction, memberName, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
+import { destructuredKeyOf, isFunction, memberName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
 import type { ModuleFacts, Variable } from './module.js';
 import type { Registration } from './discovery.js';
 import { knownCallOrigin } from './processes.js';
+import { FlowSolver } from './fixpoint.js';
 
 /**
  * Where a value comes from, as far as the module shows:
@@ -17,45 +18,121 @@ export type Origin = 'input' | 'scope' | 'context' | 'session' | 'auth' | 'fresh
 
 const SESSION_MEMBERS = new Set(['sessionId', 'session_id', 'mcp-session-id']);
 const AUTH_MEMBERS = new Set(['authInfo', 'auth', 'authorization', 'Authorization', 'token', 'accessToken', 'credentials', 'cookie', 'cookies']);
-const MAX_DEPTH = 10;
+
+type Key = Node | Variable;
+
+const EMPTY: ReadonlySet<Origin> = new Set();
 
 export class ValueOrigins {
-  private readonly memo = new Map<Node, Set<Origin>>();
+  private readonly solver: FlowSolver<Key, ReadonlySet<Origin>>;
 
   constructor(
     private readonly facts: ModuleFacts,
     private readonly registrationOf: (fn: FunctionNode) => Registration | undefined,
-  ) {}
+    tick: () => void = () => {},
+  ) {
+    this.solver = new FlowSolver<Key, ReadonlySet<Origin>>(
+      {
+        bottom: EMPTY,
+        deps: (k) => this.deps(k),
+        combine: (k, get) => this.combine(k, get),
+        equal: (a, b) => a.size === b.size && [...a].every((x) => b.has(x)),
+      },
+      tick,
+    );
+  }
 
-  of(expr: Node): Set<Origin> {
-    return this.compute(expr, 0, new Set());
+  /** Where a value may come from (memoised: each expression and variable is examined once per module). */
+  of(expr: Node): ReadonlySet<Origin> {
+    return this.solver.get(unwrap(expr));
   }
 
   has(expr: Node, origin: Origin): boolean {
     return this.of(expr).has(origin);
   }
 
-  private compute(expr: Node, depth: number, seen: Set<Node>): Set<Origin> {
-    const cached = this.memo.get(expr);
-    if (cached) return cached;
+  /** Where the values a variable holds may come from. */
+  variable(v: Variable): ReadonlySet<Origin> {
+    return this.solver.get(v);
+  }
+
+  private deps(k: Key): Key[] {
+    if (isVariable(k)) return this.variableDeps(k);
+    const n = k;
+    switch (n.type) {
+      case AST_NODE_TYPES.TemplateLiteral:
+        return n.expressions.map(unwrap);
+      case AST_NODE_TYPES.Identifier: {
+        const v = this.facts.variableOf(n);
+        return v ? [v] : [];
+      }
+      case AST_NODE_TYPES.MemberExpression:
+        return memberName(n) === null ? [unwrap(n.object), unwrap(n.property)] : [unwrap(n.object)];
+      case AST_NODE_TYPES.CallExpression: {
+        const out: Key[] = [];
+        const callee = unwrap(n.callee);
+        if (callee.type === AST_NODE_TYPES.MemberExpression) out.push(unwrap(callee.object));
+        for (const a of n.arguments) out.push(unwrap(a));
+        return out;
+      }
+      case AST_NODE_TYPES.NewExpression:
+        return n.arguments.map(unwrap);
+      case AST_NODE_TYPES.ObjectExpression:
+        return n.properties.map((p) => unwrap(p.type === AST_NODE_TYPES.Property ? p.value : p.argument));
+      case AST_NODE_TYPES.ArrayExpression:
+        return n.elements.flatMap((e) => (e ? [unwrap(e.type === AST_NODE_TYPES.SpreadElement ? e.argument : e)] : []));
+      case AST_NODE_TYPES.BinaryExpression:
+      case AST_NODE_TYPES.LogicalExpression:
+        return [unwrap(n.left), unwrap(n.right)];
+      case AST_NODE_TYPES.ConditionalExpression:
+        return [unwrap(n.consequent), unwrap(n.alternate)];
+      case AST_NODE_TYPES.SpreadElement:
+        return [unwrap(n.argument)];
+      default:
+        return [];
+    }
+  }
+
+  private variableDeps(v: Variable): Key[] {
+    const def = v.defs[0];
+    if (!def || def.type !== 'Variable') return [];
+    const decl = def.node as TSESTree.VariableDeclarator;
+    const out: Key[] = [];
+    if (decl.init) out.push(unwrap(decl.init));
+    else {
+      const loop = decl.parent?.parent;
+      if (loop && (loop.type === AST_NODE_TYPES.ForOfStatement || loop.type === AST_NODE_TYPES.ForInStatement)) out.push(unwrap(loop.right));
+    }
+    for (const ref of v.references) {
+      if (ref.isWrite() && !ref.init && ref.writeExpr) out.push(unwrap(ref.writeExpr));
+    }
+    return out;
+  }
+
+  private combine(k: Key, get: (d: Key) => ReadonlySet<Origin>): ReadonlySet<Origin> {
+    if (isVariable(k)) return this.combineVariable(k, get);
     const out = new Set<Origin>();
-    if (depth > MAX_DEPTH || seen.has(expr)) return out;
-    seen.add(expr);
-    const add = (s: Set<Origin>) => s.forEach((o) => out.add(o));
-    const n = unwrap(expr);
+    const add = (s: ReadonlySet<Origin>) => s.forEach((o) => out.add(o));
+    const n = k;
     switch (n.type) {
       case AST_NODE_TYPES.Literal:
         out.add('const');
         break;
       case AST_NODE_TYPES.TemplateLiteral:
         if (n.expressions.length === 0) out.add('const');
-        for (const e of n.expressions) add(this.compute(e, depth + 1, seen));
+        for (const e of n.expressions) add(get(unwrap(e)));
         break;
-      case AST_NODE_TYPES.Identifier:
-        add(this.identifier(n, depth, seen));
+      case AST_NODE_TYPES.Identifier: {
+        const v = this.facts.variableOf(n);
+        if (v) add(get(v));
+        else {
+          if (n.name === 'undefined') out.add('const');
+          if (n.name === '__dirname' || n.name === '__filename') out.add('dirname');
+        }
         break;
+      }
       case AST_NODE_TYPES.MemberExpression: {
-        const base = this.compute(n.object, depth + 1, seen);
+        const base = get(unwrap(n.object));
         add(base);
         const name = memberName(n);
         if (name !== null) {
@@ -66,7 +143,7 @@ export class ValueOrigins {
           if (name === 'env' && n.object.type === AST_NODE_TYPES.Identifier && n.object.name === 'process') out.add('env');
           if ((name === 'dirname' || name === 'filename' || name === 'url') && n.object.type === AST_NODE_TYPES.MetaProperty) out.add('dirname');
         } else {
-          add(this.compute(n.property, depth + 1, seen));
+          add(get(unwrap(n.property)));
         }
         break;
       }
@@ -75,89 +152,56 @@ export class ValueOrigins {
         if (known) out.add(known);
         const callee = unwrap(n.callee);
         if (callee.type === AST_NODE_TYPES.MemberExpression) {
-          add(this.compute(callee.object, depth + 1, seen));
+          add(get(unwrap(callee.object)));
           const m = memberName(callee);
           const a0 = n.arguments[0];
           if (m === 'get' && a0 && staticString(a0) === 'mcp-session-id') out.add('session');
         }
-        for (const a of n.arguments) add(this.compute(a, depth + 1, seen));
+        for (const a of n.arguments) add(get(unwrap(a)));
         break;
       }
       case AST_NODE_TYPES.NewExpression:
       case AST_NODE_TYPES.ObjectExpression:
       case AST_NODE_TYPES.ArrayExpression:
         out.add('fresh');
-        if (n.type === AST_NODE_TYPES.ObjectExpression) {
-          for (const p of n.properties) add(this.compute(p.type === AST_NODE_TYPES.Property ? p.value : p.argument, depth + 1, seen));
-        } else if (n.type === AST_NODE_TYPES.ArrayExpression) {
-          for (const e of n.elements) if (e) add(this.compute(e.type === AST_NODE_TYPES.SpreadElement ? e.argument : e, depth + 1, seen));
-        } else {
-          for (const a of n.arguments) add(this.compute(a, depth + 1, seen));
-        }
+        for (const d of this.deps(n)) add(get(d));
         break;
       case AST_NODE_TYPES.BinaryExpression:
       case AST_NODE_TYPES.LogicalExpression:
-        add(this.compute(n.left, depth + 1, seen));
-        add(this.compute(n.right, depth + 1, seen));
-        break;
       case AST_NODE_TYPES.ConditionalExpression:
-        add(this.compute(n.consequent, depth + 1, seen));
-        add(this.compute(n.alternate, depth + 1, seen));
-        break;
       case AST_NODE_TYPES.SpreadElement:
-        add(this.compute(n.argument, depth + 1, seen));
+        for (const d of this.deps(n)) add(get(d));
         break;
       default:
         break;
     }
-    seen.delete(expr);
-    if (depth === 0) this.memo.set(expr, out);
     return out;
   }
 
-  private identifier(id: TSESTree.Identifier, depth: number, seen: Set<Node>): Set<Origin> {
+  private combineVariable(v: Variable, get: (d: Key) => ReadonlySet<Origin>): ReadonlySet<Origin> {
     const out = new Set<Origin>();
-    const v = this.facts.variableOf(id);
-    if (!v) {
-      if (id.name === 'undefined') out.add('const');
-      if (id.name === '__dirname' || id.name === '__filename') out.add('dirname');
-      return out;
-    }
-    return this.variable(v, depth, seen);
-  }
-
-  variable(v: Variable, depth = 0, seen: Set<Node> = new Set()): Set<Origin> {
-    const out = new Set<Origin>();
-    const add = (s: Set<Origin>) => s.forEach((o) => out.add(o));
+    const add = (s: ReadonlySet<Origin>) => s.forEach((o) => out.add(o));
     const def = v.defs[0];
     if (!def) return out;
-    if (def.type === 'Parameter') {
-      const fn = def.node as FunctionNode;
-      add(this.parameter(fn, v));
+    if (def.type === 'Parameter') return this.parameter(def.node as FunctionNode, v);
+    if (def.type === 'ImportBinding') {
+      out.add('module');
       return out;
     }
-    if (def.type === 'Variable') {
-      const decl = def.node as TSESTree.VariableDeclarator;
-      if (decl.parent && decl.parent.parent && this.facts.isModuleLevel(v)) out.add('module');
-      if (decl.init) {
-        const initOrigins = this.compute(decl.init, depth + 1, seen);
-        add(initOrigins);
-        if (decl.id.type !== AST_NODE_TYPES.Identifier) {
-          const key = destructuredKeyOf(decl.id, v.name);
-          if (key && SESSION_MEMBERS.has(key)) out.add('session');
-          if (key && this.facts.settings.scopeArguments.includes(key) && (initOrigins.has('input') || initOrigins.has('param'))) out.add('scope');
-          if (key && AUTH_MEMBERS.has(key) && initOrigins.has('context')) out.add('auth');
-        }
-      } else {
-        const loop = decl.parent?.parent;
-        if (loop && (loop.type === AST_NODE_TYPES.ForOfStatement || loop.type === AST_NODE_TYPES.ForInStatement)) add(this.compute(loop.right, depth + 1, seen));
+    if (def.type !== 'Variable') return out;
+    const decl = def.node as TSESTree.VariableDeclarator;
+    if (decl.parent && decl.parent.parent && this.facts.isModuleLevel(v)) out.add('module');
+    if (decl.init) {
+      const initOrigins = get(unwrap(decl.init));
+      add(initOrigins);
+      if (decl.id.type !== AST_NODE_TYPES.Identifier) {
+        const key = destructuredKeyOf(decl.id, v.name, true);
+        if (key && SESSION_MEMBERS.has(key)) out.add('session');
+        if (key && this.facts.settings.scopeArguments.includes(key) && (initOrigins.has('input') || initOrigins.has('param'))) out.add('scope');
+        if (key && AUTH_MEMBERS.has(key) && initOrigins.has('context')) out.add('auth');
       }
-      for (const ref of v.references) {
-        if (ref.isWrite() && !ref.init && ref.writeExpr) add(this.compute(ref.writeExpr, depth + 1, seen));
-      }
-      return out;
     }
-    if (def.type === 'ImportBinding') out.add('module');
+    for (const d of this.variableDeps(v)) if (d !== (decl.init && unwrap(decl.init))) add(get(d));
     return out;
   }
 
@@ -171,7 +215,7 @@ export class ValueOrigins {
       const target = p.type === AST_NODE_TYPES.AssignmentPattern ? p.left : p;
       if (target.type === AST_NODE_TYPES.Identifier && target.name === v.name) index = i;
       else if (target.type === AST_NODE_TYPES.ObjectPattern) {
-        const k = destructuredKeyOf(target, v.name);
+        const k = destructuredKeyOf(target, v.name, true);
         if (k !== null) {
           index = i;
           key = k;
@@ -195,15 +239,9 @@ export class ValueOrigins {
   }
 }
 
-export function destructuredKeyOf(pattern: Node, local: string): string | null {
-  if (pattern.type !== AST_NODE_TYPES.ObjectPattern) return null;
-  for (const p of pattern.properties) {
-    if (p.type !== AST_NODE_TYPES.Property) continue;
-    const value = p.value.type === AST_NODE_TYPES.AssignmentPattern ? p.value.left : p.value;
-    if (value.type === AST_NODE_TYPES.Identifier && value.name === local) return propertyKeyName(p);
-    if (value.type === AST_NODE_TYPES.ObjectPattern && destructuredKeyOf(value, local) !== null) return destructuredKeyOf(value, local);
-  }
-  return null;
-}
 
 export { isFunction };
+
+function isVariable(k: Node | Variable): k is Variable {
+  return (k as Variable).defs !== undefined && (k as Node).type === undefined;
+}

@@ -1,4 +1,5 @@
-import { ESLintUtils } from '@typescript-eslint/utils';
+import { ESLintUtils, type TSESLint } from '@typescript-eslint/utils';
+import { AnalysisBudgetExceeded, warnBudget } from '../analysis/budget.js';
 
 export const REPO_URL = 'https://github.com/mcp-stateless/eslint-plugin-mcp-stateless';
 
@@ -16,4 +17,50 @@ export interface McpRuleDocs {
   strictOptions?: unknown[];
 }
 
-export const createRule = ESLintUtils.RuleCreator<McpRuleDocs>(docsUrl);
+const creator = ESLintUtils.RuleCreator<McpRuleDocs>(docsUrl);
+
+type RuleSpec<Options extends readonly unknown[], MessageIds extends string> = Parameters<typeof creator<Options, MessageIds>>[0];
+
+/**
+ * `RuleCreator` with the docs URL derived from the rule's name, and the analysis' safety net: when a file's analysis
+ * passes its step budget, the rule reports nothing for that file (reports made by the interrupted listener are
+ * dropped) and one warning names the file, instead of a crash or a hang.
+ */
+export function createRule<Options extends readonly unknown[], MessageIds extends string>(spec: RuleSpec<Options, MessageIds>) {
+  const create = spec.create;
+  return creator<Options, MessageIds>({
+    ...spec,
+    create(context, options) {
+      let stopped = false;
+      const pending: TSESLint.ReportDescriptor<MessageIds>[] = [];
+      let buffering = false;
+      const buffered = Object.create(context, {
+        report: {
+          value: (d: TSESLint.ReportDescriptor<MessageIds>) => (buffering ? pending.push(d) : context.report(d)),
+        },
+      }) as typeof context;
+      const listeners = create(buffered, options) as Record<string, ((...args: unknown[]) => void) | undefined>;
+      const guarded: Record<string, (...args: unknown[]) => void> = {};
+      for (const [selector, listener] of Object.entries(listeners)) {
+        if (!listener) continue;
+        guarded[selector] = (...args: unknown[]) => {
+          if (stopped) return;
+          buffering = true;
+          try {
+            listener(...args);
+          } catch (e) {
+            if (!(e instanceof AnalysisBudgetExceeded)) throw e;
+            stopped = true;
+            pending.length = 0;
+            warnBudget(context.sourceCode.ast, e);
+            return;
+          } finally {
+            buffering = false;
+          }
+          for (const d of pending.splice(0)) context.report(d);
+        };
+      }
+      return guarded as never;
+    },
+  });
+}

@@ -1,5 +1,5 @@
 import { functionDisplayName } from '../analysis/ast.js';
-import { describeHandler, type HandlerRef, type ServerModel } from '../analysis/model.js';
+import { describeHandler, type HandlerRef, type ModuleModel } from '../analysis/model.js';
 import type { StateAccess, StateBinding } from '../analysis/state.js';
 import type { TSESTree } from '@typescript-eslint/utils';
 
@@ -47,7 +47,7 @@ export function lineOf(node: TSESTree.Node): number {
  * One report per binding and handler: the same state touched on several lines of one handler is one hazard. Returns a
  * predicate that is true the first time it sees an access's (binding, handler) pair.
  */
-export function firstPerBindingAndHandler(model: ServerModel): (a: StateAccess) => boolean {
+export function firstPerBindingAndHandler(model: ModuleModel): (a: StateAccess) => boolean {
   const seen = new Set<string>();
   return (a) => {
     const h = model.handlerOf(a.node);

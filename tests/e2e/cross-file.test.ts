@@ -6,8 +6,8 @@ import { Linter } from 'eslint';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import plugin from '../../src/index.js';
-import { TYPE_INFO_MISSING } from '../../src/analysis/model.js';
-import { ProjectModel } from '../../src/analysis/project.js';
+import { TYPE_INFO_MISSING } from '../../src/analysis/door.js';
+import { ServerModel } from '../../src/analysis/server.js';
 import { lintProject } from './lint-project.js';
 
 const fixture = path.resolve(import.meta.dirname, '../fixtures/cross-file');
@@ -21,7 +21,7 @@ describe('cross-file analysis', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('builds the project model once per program, not once per file (runs first: the program is cached afterwards)', async () => {
-    const spy = vi.spyOn(ProjectModel.prototype as unknown as { build: () => void }, 'build');
+    const spy = vi.spyOn(ServerModel.prototype as unknown as { build: () => void }, 'build');
     const { files } = await lint('recommended-type-checked');
     expect(files).toBe(10);
     expect(spy).toHaveBeenCalledTimes(1);

@@ -5,70 +5,102 @@ import { visitorKeys } from '@typescript-eslint/visitor-keys';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as ts from 'typescript';
-import { isFunction, type FunctionNode } from './ast.js';
-import { Discovery, type HandlerKind, type Registration } from './discovery.js';
-import { describeHandler, ServerModel, type HandlerRef } from './model.js';
+import type { FunctionNode } from './ast.js';
+import { Discovery, mayRegisterHandlers } from './discovery.js';
+import { describeHandler, ModuleModel, type CrossRoot, type ModuleLinks } from './model.js';
 import { ModuleFacts } from './module.js';
 import { classMember, propertyOf, resolveValues, resolveVariable, returnedExpressions, type Value } from './resolve.js';
-import type { McpSettings } from './settings.js';
+import { settingsKey, type McpSettings } from './settings.js';
+import { toolNames } from './teardown.js';
 
-/** A function in some module that serves calls because code in another module registers or calls it. */
-export interface CrossRoot {
-  range: [number, number];
-  kind: HandlerKind;
-  name: string | null;
-  /** `registered in src/index.ts:42`, `reached from tool 'search' (src/index.ts)`. */
-  via: string;
-  /** True when the other module registers it as a handler (its parameters are the call's input and context). */
-  registered: boolean;
-}
-
-interface Unit {
-  fileName: string;
+/** One module of the program, as far as it does not depend on the rest of the program (cached per source file). */
+interface UnitFacts {
   facts: ModuleFacts;
   discovery: Discovery;
-  model: ServerModel | null;
+}
+
+interface Unit extends UnitFacts {
+  fileName: string;
+  text: string;
+  /** The module model, built with the links known when it was built. */
+  model: ModuleModel | null;
+  /** Bumped whenever this unit gains a root or a long-lived class: its model must be rebuilt. */
+  version: number;
+  modelVersion: number;
 }
 
 const MAX_ROUNDS = 25;
 
+// Per source file and settings: the facts and discovery of a module do not depend on the rest of the program, so a new
+// program (an editor edit) re-analyses only the files whose source file changed. Keyed by TypeScript's SourceFile
+// objects, which a new program reuses for unchanged files; collected with them.
+const unitCache = new WeakMap<ts.SourceFile, Map<string, UnitFacts>>();
+
 /**
- * The server as a whole: per-module facts for every source file of a TypeScript program, joined across imports.
- * Built once per program (the first file that asks pays; every later file reuses it). It answers one question for the
- * per-file model: which functions of this file serve calls because another file registers or reaches them.
+ * The server as a whole: the modules of one TypeScript program joined across imports. Built once per program (the
+ * first file that asks pays; every later file reuses it). It tells each module which of its functions serve calls
+ * because another module registers or reaches them, and which of its classes another module keeps one instance of;
+ * and it answers questions about the whole server (its tools, its teardown tool).
  */
-export class ProjectModel {
+export class ServerModel {
   private readonly units = new Map<string, Unit | null>();
   private readonly roots = new Map<string, Map<number, CrossRoot>>();
+  private readonly longLived = new Map<string, Set<number>>();
   private readonly tsApi: typeof ts | null;
+  private readonly settingsKey: string;
+  /** Modules indexed (parsed, scope-analysed and walked) while building this model, not taken from the cache. */
+  analysedModules = 0;
 
   constructor(
     private readonly program: ts.Program,
     private readonly settings: McpSettings,
   ) {
     this.tsApi = loadTypeScript();
+    this.settingsKey = settingsKey(settings);
     this.build();
   }
 
-  private readonly longLived = new Map<string, Set<number>>();
-
-  private markLongLived(u: Unit, cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression): void {
-    let set = this.longLived.get(u.fileName);
-    if (!set) {
-      set = new Set();
-      this.longLived.set(u.fileName, set);
-    }
-    set.add(cls.range[0]);
-  }
-
-  /** Is this class (by its range in that file) instantiated once, at module level, by another module? */
+  /** Is this class (by the start of its range in that file) instantiated once, at module level, by another module? */
   classIsLongLived(fileName: string, rangeStart: number): boolean {
     return this.longLived.get(path.resolve(fileName))?.has(rangeStart) ?? false;
   }
 
-  /** Extra roots for one file (by the range of the function in that file's text). */
+  /** Functions of one file that other files register or reach (by their range in that file's text). */
   rootsFor(fileName: string): CrossRoot[] {
     return [...(this.roots.get(path.resolve(fileName))?.values() ?? [])];
+  }
+
+  /** What the rest of the program tells one module. */
+  linksFor(fileName: string): ModuleLinks {
+    const key = path.resolve(fileName);
+    return {
+      roots: this.rootsFor(key),
+      longLivedElsewhere: (start) => this.classIsLongLived(key, start),
+    };
+  }
+
+  /**
+   * The module model the join already built for this file, when the program's text of it is `text` (what ESLint is
+   * linting); null when the file was not analysed here or the text differs (then the caller builds its own).
+   */
+  modelFor(fileName: string, text: string): ModuleModel | null {
+    const u = this.units.get(path.resolve(fileName));
+    if (!u || u.text !== text) return null;
+    return this.modelOf(u);
+  }
+
+  /** Every module model of the server: the modules that register handlers or that handler code reaches. */
+  moduleModels(): ModuleModel[] {
+    const out: ModuleModel[] = [];
+    for (const u of this.units.values()) if (u) out.push(this.modelOf(u));
+    return out;
+  }
+
+  /** The names of every tool the server serves, whichever module registers or routes it. */
+  toolNames(): string[] {
+    const out = new Set<string>();
+    for (const m of this.moduleModels()) for (const n of toolNames(m)) out.add(n);
+    return [...out];
   }
 
   /** Number of modules analysed (for benchmarks and tests). */
@@ -78,29 +110,53 @@ export class ProjectModel {
     return n;
   }
 
+  private modelOf(u: Unit): ModuleModel {
+    if (!u.model || u.modelVersion !== u.version) {
+      u.model = new ModuleModel(u.facts, this.linksFor(u.fileName), u.discovery);
+      u.modelVersion = u.version;
+    }
+    return u.model;
+  }
+
   private unit(fileName: string): Unit | null {
     const key = path.resolve(fileName);
     if (this.units.has(key)) return this.units.get(key)!;
     let unit: Unit | null = null;
     const sf = this.program.getSourceFile(fileName);
     if (sf && !sf.isDeclarationFile && !/[\\/]node_modules[\\/]/.test(fileName)) {
-      try {
-        const ast = parse(sf.text, { range: true, loc: true, jsx: /\.[jt]sx$/.test(fileName), comment: false });
-        simpleTraverse(ast, { enter() {} }, true);
-        const scopeManager = analyze(ast, { sourceType: 'module' });
-        const facts = new ModuleFacts(ast, scopeManager as never, visitorKeys as Record<string, readonly string[]>, this.settings);
-        unit = { fileName: key, facts, discovery: new Discovery(facts), model: null };
-      } catch {
-        unit = null; // input the analysis cannot parse is not ours to judge
-      }
+      const cached = this.unitFacts(sf, key);
+      if (cached) unit = { ...cached, fileName: key, text: sf.text, model: null, version: 0, modelVersion: -1 };
     }
     this.units.set(key, unit);
     return unit;
   }
 
+  private unitFacts(sf: ts.SourceFile, fileName: string): UnitFacts | null {
+    let perSettings = unitCache.get(sf);
+    const hit = perSettings?.get(this.settingsKey);
+    if (hit) return hit;
+    let facts: UnitFacts | null = null;
+    try {
+      const ast = toEstree(sf, fileName);
+      const scopeManager = analyze(ast, { sourceType: 'module' });
+      const moduleFacts = new ModuleFacts(ast, scopeManager as never, visitorKeys as Record<string, readonly string[]>, this.settings, fileName);
+      facts = { facts: moduleFacts, discovery: moduleFacts.budget.phase('discovery', () => new Discovery(moduleFacts)) };
+      this.analysedModules++;
+    } catch {
+      return null; // input the analysis cannot parse is not ours to judge
+    }
+    if (!perSettings) {
+      perSettings = new Map();
+      unitCache.set(sf, perSettings);
+    }
+    perSettings.set(this.settingsKey, facts);
+    return facts;
+  }
+
   private build(): void {
     const dirty = new Set<Unit>();
     for (const sf of this.program.getSourceFiles()) {
+      if (sf.isDeclarationFile || !mayRegisterHandlers(sf.text, this.settings)) continue;
       const u = this.unit(sf.fileName);
       if (u && (u.discovery.registrations.length > 0 || u.discovery.external.length > 0)) dirty.add(u);
     }
@@ -108,7 +164,7 @@ export class ProjectModel {
       const batch = [...dirty];
       dirty.clear();
       for (const u of batch) {
-        u.model = ServerModel.fromFacts(u.facts, u.discovery, this.settings, this.localRoots(u), (cls) => this.classIsLongLived(u.fileName, cls.range[0]));
+        const model = this.modelOf(u);
         // Handlers registered here but defined elsewhere.
         for (const ext of u.discovery.external) {
           const line = ext.site.loc.start.line;
@@ -118,7 +174,7 @@ export class ProjectModel {
           }
         }
         // Functions elsewhere that handler code here calls.
-        for (const call of u.model.externalReach) {
+        for (const call of model.externalReach) {
           const via = `reached from ${describeHandler(call.ref)} (${this.rel(u.fileName)})`;
           const r = call.ref.registration;
           for (const t of this.resolveImport(u, call.source, call.imported, call.path)) {
@@ -134,18 +190,6 @@ export class ProjectModel {
     return path.relative(dir, fileName) || fileName;
   }
 
-  private localRoots(u: Unit): [FunctionNode, Registration][] {
-    const out: [FunctionNode, Registration][] = [];
-    const roots = this.roots.get(u.fileName);
-    if (!roots) return out;
-    const byStart = functionsByStart(u.facts);
-    for (const r of roots.values()) {
-      const fn = byStart.get(r.range[0]);
-      if (fn && fn.range[1] === r.range[1]) out.push([fn, crossRegistration(fn, r)]);
-    }
-    return out;
-  }
-
   private addRoot(u: Unit, fn: FunctionNode, info: Omit<CrossRoot, 'range'>): boolean {
     if (u.discovery.handlerRegistration(fn)) return false; // already a handler there
     let m = this.roots.get(u.fileName);
@@ -155,7 +199,19 @@ export class ProjectModel {
     }
     if (m.has(fn.range[0])) return false;
     m.set(fn.range[0], { range: [fn.range[0], fn.range[1]], ...info });
+    u.version++;
     return true;
+  }
+
+  private markLongLived(u: Unit, cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression): void {
+    let set = this.longLived.get(u.fileName);
+    if (!set) {
+      set = new Set();
+      this.longLived.set(u.fileName, set);
+    }
+    if (set.has(cls.range[0])) return;
+    set.add(cls.range[0]);
+    u.version++;
   }
 
   private resolveModule(from: string, source: string): string | null {
@@ -279,8 +335,7 @@ function applyPath(facts: ModuleFacts, values: Value[], steps: string[], onLongL
         if (v.kind === 'class') {
           next.push({ kind: 'instance', node: v.node });
           if (step === 'new()!') onLongLived?.(v.node);
-        }
-        else if (v.kind === 'import') next.push({ ...v, path: [...v.path, step] });
+        } else if (v.kind === 'import') next.push({ ...v, path: [...v.path, step] });
       } else if (step === '[]') {
         if (v.kind === 'array') {
           for (const el of v.node.elements) if (el && el.type !== AST_NODE_TYPES.SpreadElement) next.push(...resolveValues(facts, el));
@@ -294,29 +349,28 @@ function applyPath(facts: ModuleFacts, values: Value[], steps: string[], onLongL
   return cur;
 }
 
-const startIndex = new WeakMap<ModuleFacts, Map<number, FunctionNode>>();
-export function functionsByStart(facts: ModuleFacts): Map<number, FunctionNode> {
-  let m = startIndex.get(facts);
-  if (!m) {
-    m = new Map();
-    for (const f of facts.functions) if (isFunction(f) && !m.has(f.range[0])) m.set(f.range[0], f);
-    startIndex.set(facts, m);
-  }
-  return m;
-}
+// typescript-estree's converter, applied to the program's own source file: no second TypeScript parse of the text.
+let converter: ((sf: ts.SourceFile, settings: object, maps: boolean) => { estree: TSESTree.Program }) | null | undefined;
 
-/** The registration a cross-file root stands for, in this file's own AST. */
-export function crossRegistration(fn: FunctionNode, r: CrossRoot): Registration {
-  return {
-    kind: r.kind,
-    name: r.name,
-    handler: fn,
-    site: fn,
-    via: r.via,
-    inputParam: r.registered ? 0 : null,
-    contextParam: r.registered ? 1 : null,
-    external: true,
-  };
+function toEstree(sf: ts.SourceFile, fileName: string): TSESTree.Program {
+  if (converter === undefined) {
+    try {
+      converter = (createRequire(import.meta.url)('@typescript-eslint/typescript-estree/use-at-your-own-risk') as { astConverter: typeof converter }).astConverter ?? null;
+    } catch {
+      converter = null;
+    }
+  }
+  let ast: TSESTree.Program;
+  // The converter needs the source file's parent pointers (programs made by typescript-eslint have them; a program
+  // made with plain `ts.createProgram` does not).
+  const hasParents = sf.statements.length === 0 || sf.statements[0].parent === sf;
+  if (converter && hasParents) {
+    ast = converter(sf, { allowInvalidAST: false, errorOnUnknownASTType: false, suppressDeprecatedPropertyWarnings: true, range: true, loc: true, tokens: false, comment: false }, false).estree;
+  } else {
+    ast = parse(sf.text, { range: true, loc: true, jsx: /\.[jt]sx$/.test(fileName), comment: false });
+  }
+  simpleTraverse(ast, { enter() {} }, true);
+  return ast;
 }
 
 function loadTypeScript(): typeof ts | null {
@@ -327,4 +381,20 @@ function loadTypeScript(): typeof ts | null {
   }
 }
 
-export type { HandlerRef };
+/** One server model per TypeScript program and settings (WeakMap: collected with the program). */
+const servers = new WeakMap<object, Map<string, ServerModel>>();
+
+export function serverModelOf(program: ts.Program, settings: McpSettings): ServerModel {
+  const key = settingsKey(settings);
+  let perProgram = servers.get(program);
+  if (!perProgram) {
+    perProgram = new Map();
+    servers.set(program, perProgram);
+  }
+  let model = perProgram.get(key);
+  if (!model) {
+    model = new ServerModel(program, settings);
+    perProgram.set(key, model);
+  }
+  return model;
+}

@@ -1,0 +1,93 @@
+/**
+ * The analysis of one file runs within a fixed number of steps. Each search in the analysis is linear by design; this is
+ * the safety net for shapes nobody foresaw: past the budget the file's analysis stops, every rule reports nothing for
+ * the file, and one warning names the file (never a hang in the editor, never a CI timeout).
+ */
+export class AnalysisBudgetExceeded extends Error {
+  constructor(readonly fileName: string, readonly phase: string) {
+    super(`mcp-stateless: the analysis of ${fileName} passed its step budget (in ${phase}); no statelessness findings are reported for this file`);
+    this.name = 'AnalysisBudgetExceeded';
+  }
+}
+
+/** Default steps per file: far above what any real file needs (the largest real server files use well under 1%). */
+export const DEFAULT_STEP_BUDGET = 5_000_000;
+
+export class Budget {
+  private used = 0;
+  private exceeded: AnalysisBudgetExceeded | null = null;
+  /** Per-phase CPU time, filled only when `TIMING` is set (ESLint's own switch for rule timings). */
+  readonly timings: Map<string, number> | null = process.env.TIMING ? new Map() : null;
+
+  readonly limit: number;
+
+  constructor(readonly fileName: string) {
+    // MCP_STATELESS_STEP_BUDGET lowers (or raises) the limit: for tests of the safety net and for diagnosing a slow file.
+    const fromEnv = Number(process.env.MCP_STATELESS_STEP_BUDGET);
+    this.limit = Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_STEP_BUDGET;
+  }
+
+  /** Spend `n` steps; throws once the budget is gone (and on every later call, so every rule stops). */
+  tick(phase: string, n = 1): void {
+    if (this.exceeded) throw this.exceeded;
+    this.used += n;
+    if (this.used > this.limit) {
+      this.exceeded = new AnalysisBudgetExceeded(this.fileName, phase);
+      throw this.exceeded;
+    }
+  }
+
+  get steps(): number {
+    return this.used;
+  }
+
+  get isExceeded(): boolean {
+    return this.exceeded !== null;
+  }
+
+  /** Run one phase, timing it when `TIMING` is set. */
+  phase<T>(name: string, run: () => T): T {
+    if (!this.timings) return run();
+    const t0 = performance.now();
+    try {
+      return run();
+    } finally {
+      const t = performance.now() - t0;
+      this.timings.set(name, (this.timings.get(name) ?? 0) + t);
+      recordPhase(name, t);
+    }
+  }
+}
+
+// Timing totals for `TIMING=1`, printed at exit like ESLint's rule table. Debug output only: nothing the analysis
+// decides reads it, so it cannot make results depend on file order or threads.
+let phaseTotals: Map<string, number> | null = null;
+
+function recordPhase(name: string, ms: number): void {
+  if (!phaseTotals) {
+    phaseTotals = new Map();
+    process.once('exit', printPhases);
+  }
+  phaseTotals.set(name, (phaseTotals.get(name) ?? 0) + ms);
+}
+
+function printPhases(): void {
+  if (!phaseTotals || phaseTotals.size === 0) return;
+  const rows = [...phaseTotals].sort((a, b) => b[1] - a[1]);
+  const total = rows.reduce((n, [, t]) => n + t, 0);
+  const width = Math.max(...rows.map(([n]) => n.length), 'Analysis phase (mcp-stateless)'.length);
+  const lines = [
+    `${'Analysis phase (mcp-stateless)'.padEnd(width)} | Time (ms) | Relative`,
+    `:${'-'.repeat(width - 1)}|----------:|--------:`,
+    ...rows.map(([n, t]) => `${n.padEnd(width)} | ${t.toFixed(3).padStart(9)} | ${((100 * t) / (total || 1)).toFixed(1).padStart(7)}%`),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Report a budget overrun once per file: a process warning the CLI prints as one line (and Node prints otherwise). */
+const warned = new WeakSet<object>();
+export function warnBudget(key: object, error: AnalysisBudgetExceeded): void {
+  if (warned.has(key)) return;
+  warned.add(key);
+  process.emitWarning(error.message, { type: 'McpStatelessWarning', code: 'MCP_STATELESS_BUDGET' });
+}

@@ -1,0 +1,82 @@
+// The one door from ESLint into the analysis (as typescript-eslint's `getParserServices`): rules reach the module model
+// and the server model only through these getters. Caches are WeakMaps keyed by the AST root (per file) and by the
+// TypeScript program (per server), so they are collected with what they describe and safe under `--concurrency` and any
+// file order.
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import type * as ts from 'typescript';
+import { AnalysisBudgetExceeded } from './budget.js';
+import { ModuleModel, NO_LINKS } from './model.js';
+import { ModuleFacts } from './module.js';
+import { serverModelOf, type ServerModel } from './server.js';
+import { readSettings, settingsKey, type McpSettings } from './settings.js';
+
+export type AnyContext = Readonly<TSESLint.RuleContext<string, readonly unknown[]>>;
+
+/** The fixed message when whole-server analysis is asked for and the file has no TypeScript program. */
+export const TYPE_INFO_MISSING =
+  "mcp-stateless: whole-server analysis (settings['mcp-stateless'].crossFile, set by the recommended-type-checked config) needs type information: use the typescript-eslint parser with languageOptions.parserOptions.projectService: true";
+
+const NOT_TYPESCRIPT_ESLINT = " (this file's parser is not typescript-eslint's: set languageOptions.parser to typescript-eslint's parser for it, or lint it with the recommended config)";
+
+const modules = new WeakMap<TSESTree.Program, Map<string, ModuleModel | AnalysisBudgetExceeded>>();
+
+/** The settings of this lint, checked (one clear line on bad input). */
+export function getSettings(context: AnyContext): McpSettings {
+  return readSettings(context.settings as Record<string, unknown>);
+}
+
+/**
+ * The server model (whole-server analysis) of the program this file belongs to: built once per TypeScript program and
+ * settings. Null when whole-server analysis is off; throws `TYPE_INFO_MISSING` when it is on and there is no program
+ * (unless `allowMissing`, which returns null instead).
+ */
+export function getServerModel(context: AnyContext, options: { allowMissing?: boolean } = {}): ServerModel | null {
+  const settings = getSettings(context);
+  if (!settings.crossFile) return null;
+  const program = context.sourceCode.parserServices?.program as ts.Program | null | undefined;
+  if (!program) {
+    if (options.allowMissing) return null;
+    const parser = (context as unknown as { languageOptions?: { parser?: { meta?: { name?: string } } } }).languageOptions?.parser?.meta?.name;
+    throw new Error(TYPE_INFO_MISSING + (parser && !parser.includes('typescript-eslint') ? NOT_TYPESCRIPT_ESLINT : ''));
+  }
+  return serverModelOf(program, settings);
+}
+
+/**
+ * The model of the file being linted. The first rule that asks builds it; every other rule on the same file gets the
+ * same object. With whole-server analysis, a module the server model already analysed (and whose text is the text
+ * being linted) is handed over as it is, so each file is indexed once; any other file is analysed from ESLint's AST with
+ * what the server model knows about it.
+ */
+export function getModuleModel(context: AnyContext): ModuleModel {
+  const sourceCode = context.sourceCode;
+  const ast = sourceCode.ast;
+  const settings = getSettings(context);
+  const key = settingsKey(settings);
+  let perAst = modules.get(ast);
+  if (!perAst) {
+    perAst = new Map();
+    modules.set(ast, perAst);
+  }
+  let model = perAst.get(key);
+  if (model instanceof AnalysisBudgetExceeded) throw model;
+  if (!model) {
+    try {
+      const server = getServerModel(context);
+      model = server?.modelFor(context.filename, sourceCode.text) ?? undefined;
+      if (!model) {
+        const facts = new ModuleFacts(ast, sourceCode.scopeManager!, sourceCode.visitorKeys as Record<string, readonly string[]>, settings, context.filename);
+        model = new ModuleModel(facts, server ? server.linksFor(context.filename) : NO_LINKS);
+      }
+    } catch (e) {
+      // Past the step budget while building: every rule on this file stops at once, nobody rebuilds it.
+      if (e instanceof AnalysisBudgetExceeded) perAst.set(key, e);
+      throw e;
+    }
+    perAst.set(key, model);
+  }
+  return model;
+}
+
+export type { ModuleModel, ServerModel };
+export type { Scope, Variable } from './module.js';

@@ -1,0 +1,25 @@
+// The project's vocabulary: the names by which MCP servers spell a caller's scope, a teardown tool, a command argument
+// and the properties that hold a handler. One list each, shared by the lint's settings and rules and by the probe.
+// No imports: the probe reads this without loading ESLint, TypeScript or the analysis.
+
+/** Default names of the argument through which a caller passes its scope (settings['mcp-stateless'].scopeArguments). */
+export const DEFAULT_SCOPE_ARGUMENTS: readonly string[] = ['workspace', 'runId', 'run_id', 'scope', 'workspaceId', 'workspace_id'];
+
+/** Argument names a probe treats as the caller's scope (a looser match than the lint's exact list). */
+export const SCOPE_ARGUMENT_PATTERN = /^(workspace|workspace_?id|workspace_?name|run_?id|scope|sandbox)$/i;
+
+/**
+ * Names of arguments or context fields that choose a directory or a tenant for the call without being the configured
+ * scope argument (`workFolder`, `outputDir`, `downloadsDir`, `cwd`, `tenantId`, `projectId`): a missing one that falls
+ * back to something shared is the same hazard as a missing scope.
+ */
+export const SCOPE_LIKE_PATTERN = /^(?:work(?:ing)?_?(?:folder|dir(?:ectory)?|space)|(?:output|out|downloads?|save|target|dest(?:ination)?|base|root|data|project|run|session|temp|tmp|cache)_?(?:dir(?:ectory)?|folder|path|root)|cwd|dir(?:ectory)?|folder|tenant(?:_?id)?|project(?:_?id)?|org(?:anization)?_?id)$/i;
+
+/** Tool names that tear a scope down (require-teardown-tool's default `teardownPattern`, and the probe's). */
+export const DEFAULT_TEARDOWN_PATTERN = '(teardown|tear_down|cleanup|clean_up|delete[-_]?workspace|remove[-_]?workspace|destroy[-_]?workspace|delete[-_]?run|purge)';
+
+/** Argument names that carry a shell command (a command runner's tool). */
+export const COMMAND_ARGUMENT_PATTERN = /^(command|cmd|cmdline|command_?line|shell_?command|shell|script|bash|sh)$/i;
+
+/** Property and method names that hold the function serving a call in tool objects and classes. */
+export const DEFAULT_HANDLER_PROPERTIES: readonly string[] = ['handler', 'execute', 'call', 'run', 'handle', 'callback', 'logic', 'invoke', 'cb', 'fn'];
