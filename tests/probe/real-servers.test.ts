@@ -1,6 +1,6 @@
 // The four best-known MCP servers on npm (devDependencies, @2026.8.31), probed unaided: no --tool, no --args. The
 // test only points their storage into scratch directories (the memory file, the filesystem server's directory).
-import { mkdirSync, readdirSync, readFileSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -116,7 +116,35 @@ describe.concurrent('the four reference servers, unaided', () => {
     expect(run.stdout).toBeTruthy();
   });
 
-  // The real lint, as a child process: `--auto --source` on a copy of server-memory's dist (the zero-config lint
-  // ignores node_modules/ and dist/). Needs `report --format json` to emit `summary`, which main is adding.
-  it.todo('--auto --source on server-memory names the memory file\'s line from the real lint');
+  // The real lint, as a child process (`mcp-stateless report --format json`), on a copy of server-memory's dist: the
+  // zero-config lint ignores node_modules/ and dist/.
+  it('--auto --source on server-memory: the real lint\'s summary, and the verdict names the memory file\'s line', async () => {
+    const source = path.join(scratch.dir, 'server-memory-src');
+    mkdirSync(source);
+    copyFileSync(serverPath('server-memory'), path.join(source, 'index.js'));
+    const memory = path.join(scratch.dir, 'memory-auto.jsonl');
+    const run = await probe('memory-auto', ['--auto', '--source', source, '--env', `MEMORY_FILE_PATH=${memory}`], [serverPath('server-memory')]);
+    const result = run.json!;
+    expect({ code: run.code, verdict: result.verdict }).toEqual({ code: 1, verdict: 'leak' });
+    expect(result.plan!.source).toBe('schemas+lint');
+    expect(result.timings.lintMs).toBeGreaterThan(0);
+    // the pair the lint found first, from the file both sides of it touch
+    expect(result.plan!.pairs[0]).toMatchObject({ writer: 'create_entities', origin: 'lint', state: { name: 'this.memoryFilePath', write: { file: 'index.js', line: 109 } } });
+    expect(result.reason).toMatch(
+      /^leak in 1 of 1 round: create_entities writes this\.memoryFilePath at index\.js:109; read_graph returned session alpha's marker to session bravo \(round 1, sequential\)/,
+    );
+    // the lint's findings on create_entities (lines 54 and 109) were exercised; the subscribe handlers are named as not
+    expect(result.lint.map((n) => `${n.rule.replace('mcp-stateless/', '')} ${n.tool}@${n.line}:${n.exercised}`)).toEqual([
+      'no-fixed-path-io create_entities@54:true',
+      'no-fixed-path-io create_entities@109:true',
+      'no-module-accumulator resources/subscribe@486:false',
+      'no-module-accumulator resources/unsubscribe@490:false',
+    ]);
+  });
+
+  it('--source on something the lint cannot read: one line, exit 2', async () => {
+    const run = await cli(['--auto', '--source', path.join(scratch.dir, 'no-such-dir'), '--', process.execPath, serverPath('server-memory')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^mcp-stateless probe: could not run the probe: --source: not a directory: .*no-such-dir\n$/);
+  });
 });
