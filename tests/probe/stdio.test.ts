@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { formatText } from '../../src/probe/report.js';
 import { cli, errorLine, fixture, isAlive, leaks, newTag, ownBack, processesWith, scratchDir } from './helpers.js';
 
 // Every server the probe starts here carries PROBE_TEST_TAG=<tag> in its environment, and so does
@@ -108,7 +109,7 @@ describe.concurrent('probe over stdio: command runners', () => {
   });
 
   it('inconclusive, never isolated: a server that returns nothing', async () => {
-    const run = await cli(stdio('empty', node('empty.mjs'), ['--rounds', '1']));
+    const run = await cli(stdio('empty', node('empty.mjs'), ['--rounds', '1', '--no-second-process']));
     const result = run.json!;
     expect({ code: run.code, verdict: result.verdict }).toEqual({ code: 3, verdict: 'inconclusive' });
     expect(result.evidence).toEqual([]);
@@ -118,14 +119,14 @@ describe.concurrent('probe over stdio: command runners', () => {
   });
 
   it('inconclusive: a teardown whose second call is an error; --no-teardown judges isolation alone', async () => {
-    const run = await cli(stdio('strict', node('clean.mjs', '--strict-teardown'), ['--rounds', '1']));
+    const run = await cli(stdio('strict', node('clean.mjs', '--strict-teardown'), ['--rounds', '1', '--no-second-process']));
     const result = run.json!;
     expect({ code: run.code, verdict: result.verdict }).toEqual({ code: 3, verdict: 'inconclusive' });
     expect(result.evidence).toEqual([]);
     expect(result.teardown.status).toBe('failed');
-    expect(result.teardown.calls.filter((c) => c.attempt === 2).map((c) => c.outcome)).toEqual(['tool-error', 'tool-error', 'tool-error']);
+    expect(result.teardown.calls.filter((c) => c.attempt === 2).map((c) => c.outcome)).toEqual(['tool-error', 'tool-error']);
     expect(result.reason).toMatch(/^inconclusive: teardown: the second teardown \(must be harmless\) of probe-[0-9a-f]{8}-alpha returned an error: "no such workspace: probe-[0-9a-f]{8}-alpha"$/);
-    const alone = await cli(stdio('strict-alone', node('clean.mjs', '--strict-teardown'), ['--rounds', '1', '--no-teardown']));
+    const alone = await cli(stdio('strict-alone', node('clean.mjs', '--strict-teardown'), ['--rounds', '1', '--no-teardown', '--no-second-process']));
     expect({ code: alone.code, verdict: alone.json!.verdict, teardown: alone.json!.teardown.status }).toEqual({ code: 0, verdict: 'isolated', teardown: 'skipped' });
   });
 
@@ -186,7 +187,7 @@ describe.concurrent('probe over stdio: servers with several tools', () => {
   });
 
   it('inconclusive, never isolated: shared notes that no reply ever shows', async () => {
-    const run = await cli(stdio('notes-opaque', node('notes.mjs', '--opaque'), ['--rounds', '1']));
+    const run = await cli(stdio('notes-opaque', node('notes.mjs', '--opaque'), ['--rounds', '1', '--no-second-process']));
     const result = run.json!;
     expect({ code: run.code, verdict: result.verdict }).toEqual({ code: 3, verdict: 'inconclusive' });
     expect(result.reason).toBe(
@@ -205,17 +206,18 @@ describe.concurrent('probe over stdio: servers with several tools', () => {
   });
 
   it('--plan prints the plan and calls nothing', async () => {
-    const run = await cli(['--plan', '--env', `PROBE_TEST_TAG=${FILE_TAG}-plan`, '--env', `RUNS_ROOT=${RUNS_ROOT}`, '--', ...node('notes.mjs')]);
+    const run = await cli(['--plan', '--format', 'json', '--env', `PROBE_TEST_TAG=${FILE_TAG}-plan`, '--env', `RUNS_ROOT=${RUNS_ROOT}`, '--', ...node('notes.mjs')]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^ {2}plan: 7 tools, from the tools' input schemas: 2 writers \(add_note, slugify\), 3 readers \(list_notes, read_note, search_notes\), 10 pairs$/m);
-    expect(run.stdout).toMatch(/^ {2}skipped: delete_note: annotated destructiveHint \(--allow-destructive\)$/m);
-    expect(run.stdout).toMatch(/^ {17}args \{"workspace":"\{workspace\}","title":"\{key\}","body":"\{p1\}"\}$/m);
-    expect(run.stdout).toMatch(/^ {4}add_note → list_notes$/m);
-    expect(run.stdout).toMatch(/^ {2}cleanup: delete_note \{"workspace":"\{workspace\}","title":"\{key\}"\}$/m);
-    expect(run.stdout).toMatch(/^PLAN \(exit 0\): plan only \(--plan\): nothing was called$/m);
-    const json = await cli(['--plan', '--format', 'json', '--env', `PROBE_TEST_TAG=${FILE_TAG}-plan`, '--env', `RUNS_ROOT=${RUNS_ROOT}`, '--', ...node('notes.mjs')]);
-    expect(json.json!.calls).toEqual([]);
-    expect(json.json!.connections).toHaveLength(1); // no second process for a plan
+    expect(run.json!.calls).toEqual([]);
+    expect(run.json!.connections).toHaveLength(1); // no second process for a plan
+    const text = formatText(run.json!, { plan: true });
+    expect(text).toMatch(/^ {2}plan: 7 tools, from the tools' input schemas: 2 writers \(add_note, slugify\), 3 readers \(list_notes, read_note, search_notes\), 10 pairs$/m);
+    expect(text).toMatch(/^ {2}skipped: delete_note: annotated destructiveHint \(--allow-destructive\)$/m);
+    expect(text).toMatch(/^ {17}args \{"workspace":"\{workspace\}","title":"\{key\}","body":"\{p1\}"\}$/m);
+    expect(text).toMatch(/^ {4}add_note → list_notes$/m);
+    expect(text).toMatch(/^ {2}order, per session and pass: add_note, slugify, list_notes, read_note, search_notes; then, given another session's key: read_note, search_notes$/m);
+    expect(text).toMatch(/^ {2}cleanup: delete_note \{"workspace":"\{workspace\}","title":"\{key\}"\}$/m);
+    expect(text).toMatch(/^PLAN \(exit 0\): plan only \(--plan\): nothing was called\n$/m);
   });
 });
 
@@ -229,23 +231,23 @@ describe.concurrent('probe over stdio: a server written in Python (no SDK)', () 
   });
 
   it('isolated: notes kept per workspace argument', async () => {
-    const run = await cli(stdio('py-scoped', py('--scoped'), ['--rounds', '1']));
+    const run = await cli(stdio('py-scoped', py('--scoped'), ['--rounds', '1', '--no-second-process']));
     expect({ code: run.code, verdict: run.json!.verdict }).toEqual({ code: 0, verdict: 'isolated' });
   });
 
   it('duplicate replies and replies to ids never sent are protocol faults, reported, never passed', async () => {
-    const dup = await cli(stdio('py-dup', py('--scoped', '--duplicate'), ['--rounds', '1', '--no-second-process']));
-    expect({ code: dup.code, verdict: dup.json!.verdict }).toEqual({ code: 3, verdict: 'inconclusive' });
-    expect(new Set(dup.json!.protocolFaults.map((f) => f.kind))).toEqual(new Set(['duplicate-reply']));
-    expect(dup.json!.reason).toMatch(/^inconclusive: protocol fault on server process 1: a second reply to request id \d+: \{"content":/);
-    const unknown = await cli(stdio('py-unknown', py('--scoped', '--unknown-id'), ['--rounds', '1', '--no-second-process']));
-    expect({ code: unknown.code, verdict: unknown.json!.verdict }).toEqual({ code: 3, verdict: 'inconclusive' });
-    expect(unknown.json!.protocolFaults[0]).toEqual({
+    const run = await cli(stdio('py-faults', py('--scoped', '--duplicate', '--unknown-id'), ['--rounds', '1', '--no-second-process']));
+    const result = run.json!;
+    expect({ code: run.code, verdict: result.verdict }).toEqual({ code: 3, verdict: 'inconclusive' });
+    expect(new Set(result.protocolFaults.map((f) => f.kind))).toEqual(new Set(['duplicate-reply', 'unknown-id']));
+    expect(result.protocolFaults.find((f) => f.kind === 'duplicate-reply')?.detail).toMatch(/^a second reply to request id \d+: \{"content":/);
+    expect(result.protocolFaults.find((f) => f.kind === 'unknown-id')).toEqual({
       connection: 'server process 1',
       kind: 'unknown-id',
       id: 424242,
       detail: 'a reply to request id 424242, which this connection never sent: {"content":[{"type":"text","text":"for nobody"}]}',
     });
+    expect(result.reason).toMatch(/^inconclusive: protocol fault on server process 1: a second reply to request id \d+: \{"content":.*\(\+\d+ more\)$/);
   });
 
   it('a reply over the old 10 MB line limit is read, not refused (50 MB: see the stdio framing unit test)', async () => {
