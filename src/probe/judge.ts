@@ -32,6 +32,8 @@ export interface JudgeInput {
   teardown?: TeardownResult;
   /** The problem that stopped the run, if one did. */
   fatal?: string;
+  /** Calls that got no answer while others did (the session did not call that tool again). */
+  unanswered?: readonly string[];
   rounds: number;
 }
 
@@ -312,6 +314,10 @@ export function judge(input: JudgeInput): Judgement {
   }
   for (const pair of pairs) {
     if (pair.status === 'not-exercised' && pair.origin === 'lint') inconclusive.push(`the pair the lint names, ${pair.writer} → ${pair.reader}, was not exercised: ${pair.why ?? ''}`);
+  }
+  for (const u of input.unanswered ?? []) {
+    inconclusive.push(`${u}; not called again by that session`);
+    toConclude.push('a longer --call-timeout, if the tool is only slow');
   }
   if (faults.length > 0) {
     const f = faults[0] as ProtocolFault;

@@ -342,6 +342,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
     transport,
     teardown,
     fatal,
+    unanswered: (runner?.unanswered ?? []).map((u) => u.split('|')[0] as string),
     rounds: settings.rounds,
   });
   if (options.planOnly && !fatal) {

@@ -68,8 +68,10 @@ export class Runner {
   readonly calls: CallRecord[] = [];
   readonly passes: PassSummary[] = [];
   readonly workspaces: WorkspaceCheck[] = [];
-  /** The first call that got no answer (the run's error unless a leak is found). */
+  /** What stopped the rounds: a dead connection, or a pass nobody answered (the run's error unless a leak is found). */
   problem: string | undefined;
+  /** Calls that timed out while others were answered (`reason|session|tool`); that session does not call that tool again. */
+  readonly unanswered: string[] = [];
   private seq = 0;
   private readonly byName: Map<string, PlannedTool>;
   private readonly schemas: Map<string, unknown>;
@@ -276,9 +278,18 @@ export class Runner {
       const death = session.connection.deathReason('during tools/call');
       why = death ? `: ${death}` : ` tools/call ${described.tool} failed: ${described.error ?? 'unknown error'}`;
     }
-    this.problem ??= `round ${round}: ${described.session}${why}`;
-    const anyAnswered = calls.some((c) => ANSWERED.includes(c.outcome));
-    return dead === undefined && anyAnswered;
+    const text = `round ${round}: ${described.session}${why}`;
+    const stop = dead !== undefined || !calls.some((c) => ANSWERED.includes(c.outcome));
+    if (stop) this.problem ??= text;
+    else {
+      // others were answered: the run goes on without this session's call of that tool (a reply delivered to the
+      // wrong session looks exactly like this, and the rest of the run may show where it went)
+      for (const c of calls.filter((x) => x.outcome === 'timeout')) {
+        const line = c === described ? text : `round ${round}: ${c.session} got no answer to tools/call ${c.tool} within ${formatMs(this.o.callTimeoutMs)} (--call-timeout)`;
+        if (!this.unanswered.some((u) => u.endsWith(`|${c.session}|${c.tool}`))) this.unanswered.push(`${line}|${c.session}|${c.tool}`);
+      }
+    }
+    return !stop;
   }
 
   private async checkWorkspaces(round: number): Promise<void> {
@@ -315,6 +326,7 @@ export class Runner {
         if (call.outcome !== 'result') {
           const what = attempt === 1 ? 'teardown' : 'the second teardown (must be harmless)';
           problems.push(`${what} of ${s.workspace} ${call.outcome === 'tool-error' ? `returned an error: "${oneLine(call.excerpt, 120)}"` : `failed: ${call.error ?? call.outcome}`}`);
+          if (call.outcome === 'timeout') break; // no second wait on a session that gets no answers
         }
       }
     }

@@ -168,6 +168,13 @@ describe('verdicts', () => {
     expect(j.inconclusive).toEqual([]);
   });
 
+  it('a call that got no answer while the others did is named, and keeps the verdict from isolated', () => {
+    const j = judge(input(cleanRound(1), { unanswered: ['round 1: alpha got no answer to tools/call list_notes within 1.50 s (--call-timeout) while bravo was answered'] }));
+    expect(j.verdict).toBe('inconclusive');
+    expect(j.inconclusive).toEqual(['round 1: alpha got no answer to tools/call list_notes within 1.50 s (--call-timeout) while bravo was answered; not called again by that session']);
+    expect(j.toConclude).toEqual(['a longer --call-timeout, if the tool is only slow']);
+  });
+
   it('error when the run could not finish and nothing leaked', () => {
     const j = judge(input([], { fatal: 'server process 1 exited with code 3 before answering initialize' }));
     expect(j).toMatchObject({ verdict: 'error', exitCode: 2, reason: 'server process 1 exited with code 3 before answering initialize' });
