@@ -1,6 +1,6 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDuration, parseProbeArgs, probeMain, PROBE_USAGE } from '../../src/probe/cli.js';
 import { loadProbeDependencies, MissingDependencyError } from '../../src/probe/deps.js';
 import { findMarkers, marker, ownMarkers, readBack } from '../../src/probe/markers.js';
@@ -255,8 +255,12 @@ describe('stdio framing', () => {
 });
 
 describe('workspace check', () => {
-  const scratch = scratchDir('probe-unit');
-  afterAll(() => scratch.remove());
+  // made in beforeAll, not at collection: a filtered run (-t) that skips these tests leaves no directory behind
+  let scratch: ReturnType<typeof scratchDir>;
+  beforeAll(() => {
+    scratch = scratchDir('probe-unit');
+  });
+  afterAll(() => scratch?.remove());
   const run = 'deadbeef';
 
   it('accepts a workspace with only its own markers', async () => {
