@@ -1,7 +1,11 @@
+// `mcp-stateless probe`. This module loads nothing heavy: the MCP SDK and ajv are optional peer dependencies, checked
+// (with one line saying what to install) before the probe itself is imported.
+
 import { parseArgs } from 'node:util';
+import { DEFAULTS, SESSIONS_MAX, SESSIONS_MIN } from './defaults.js';
+import { loadProbeDependencies, MissingDependencyError, type Importer } from './deps.js';
 import { killAllSync } from './process.js';
 import { formatJson, formatText } from './report.js';
-import { DEFAULTS, runProbe } from './run.js';
 import { oneLine } from './text.js';
 import type { ProbeOptions } from './types.js';
 
@@ -11,18 +15,31 @@ export const PROBE_USAGE = `Usage:
                                                           Streamable HTTP: sessions to a running server
   mcp-stateless probe [options] --url URL -- <server command...>
                                                           HTTP: start the server, wait for URL's port, probe, stop it
+  mcp-stateless probe --auto --source DIR [options] -- <server command...>
+                                                          lint DIR first and probe what the lint found first
 
-Runs interleaved sessions against one MCP server: every round fires one call per session at once,
-each carrying its own marker, and asserts that no session sees another's marker and that every
-session gets its own back. Exit code: 0 passed, 1 leak or failed check, 2 could not run the probe.
+Plans from the server's tools: every tool gets arguments synthesised from its input schema, each string carrying
+the session's marker; tools that take caller data are writers, tools that return data are readers, and every
+writer is paired with every reader. Each round runs the pairs across sessions at the same moment and one session
+after another; no session may ever see another's marker (or an earlier run's), and every session must get its own
+back. Exit code: 0 isolated, 1 leak, 2 could not run the probe, 3 inconclusive (the output says what to pass).
 
 Options:
-  --tool NAME              tool to call (default: the only tool with a command-like string argument)
-  --args JSON              arguments template; {marker}, {workspace}, {session}, {round} are replaced
-                           (default for a command runner: write the marker to cwd, $HOME and $TMPDIR,
-                           sleep 0.2 s, read all three back; workspace argument = {workspace})
-  --rounds N               rounds of concurrent calls (default ${DEFAULTS.rounds}); one leak fails the run
-  --sessions N             independent sessions (default ${DEFAULTS.sessions})
+  --auto                   plan every tool from its schema (the default without --tool)
+  --source DIR             lint DIR (child process: mcp-stateless report --format json) and plan from its
+                           summary: the tools the lint found sharing state are probed first, verdicts name the
+                           source lines, and a hazard the probe cannot exercise keeps the verdict inconclusive
+  --type-checked           with --source: the whole-server (type-checked) lint
+  --summary FILE           plan from a saved summary (report --format json output, or the summary alone)
+  --plan                   print the plan (tools, arguments, pairs, order, what is skipped) and call nothing
+  --tool NAME              probe only this tool (as writer and reader of its own replies)
+  --args JSON              its arguments; {marker}, {workspace}, {session}, {round}, {dir} are replaced
+  --allow-destructive      also call tools annotated destructiveHint or named delete/remove/drop/kill/rm/…
+  --allow-open-world       also call tools annotated openWorldHint, named send/push/fetch/…, or taking URLs
+  --no-cleanup             leave what the calls created (default: removed through the server's own tools)
+  --scratch-home           start the server with HOME and XDG_* in the probe's scratch directory (TMPDIR always is)
+  --rounds N               rounds, each a concurrent and a sequential pass (default ${DEFAULTS.rounds})
+  --sessions N             independent sessions, ${SESSIONS_MIN} to ${SESSIONS_MAX} (default ${DEFAULTS.sessions})
   --no-second-process      stdio: do not start the second server process (the cross-process disk check)
   --workspace-root DIR     the server keeps workspaces at DIR/<workspace>; also check their files
   --teardown NAME          teardown tool (default: found by name: teardown|cleanup|delete_workspace)
@@ -32,7 +49,7 @@ Options:
                            seconds (default 20s)
   --connect-timeout DURATION
                            starting the server and initialize, per connection (default 20s)
-  --timeout DURATION       whole run (default 120s)
+  --timeout DURATION       whole run, the lint excluded (default 120s)
   --format text|json       output format (default text); json has everything a registration request needs
   --env KEY=VALUE          extra environment for a server the probe starts (repeatable)
   --cwd DIR                working directory for a server the probe starts
@@ -47,6 +64,8 @@ export interface ProbeIo {
   stderr: { write(text: string): unknown };
   /** Install SIGINT/SIGTERM handlers that stop the run cleanly (default true). */
   handleSignals?: boolean;
+  /** How packages are loaded (tests replace it to see the missing-dependency message). */
+  importer?: Importer;
 }
 
 class UsageError extends Error {}
@@ -66,8 +85,18 @@ function parseCount(text: string, option: string): number {
   return Number(text);
 }
 
+export interface ParsedProbeArgs {
+  options: ProbeOptions;
+  format: 'text' | 'json';
+  verbose: boolean;
+  help: boolean;
+  plan: boolean;
+  /** --summary FILE, read once the validator is loaded. */
+  summaryFile?: string;
+}
+
 /** Parse the arguments after the word `probe` into options (throws UsageError). */
-export function parseProbeArgs(argv: string[]): { options: ProbeOptions; format: 'text' | 'json'; verbose: boolean; help: boolean } {
+export function parseProbeArgs(argv: string[]): ParsedProbeArgs {
   let parsed;
   try {
     parsed = parseArgs({
@@ -77,8 +106,17 @@ export function parseProbeArgs(argv: string[]): { options: ProbeOptions; format:
       tokens: true,
       options: {
         url: { type: 'string' },
+        auto: { type: 'boolean' },
+        source: { type: 'string' },
+        'type-checked': { type: 'boolean' },
+        summary: { type: 'string' },
+        plan: { type: 'boolean' },
         tool: { type: 'string' },
         args: { type: 'string' },
+        'allow-destructive': { type: 'boolean' },
+        'allow-open-world': { type: 'boolean' },
+        'no-cleanup': { type: 'boolean' },
+        'scratch-home': { type: 'boolean' },
         rounds: { type: 'string' },
         sessions: { type: 'string' },
         'no-second-process': { type: 'boolean' },
@@ -115,14 +153,30 @@ export function parseProbeArgs(argv: string[]): { options: ProbeOptions; format:
     throw new UsageError('nothing to probe: give a server command after -- (stdio) or --url (Streamable HTTP)');
   }
   if (values.teardown !== undefined && values['no-teardown']) throw new UsageError('--teardown and --no-teardown exclude each other');
+  if (values.auto && values.tool !== undefined) throw new UsageError('--auto and --tool exclude each other: --auto plans every tool, --tool probes one');
+  if (values.args !== undefined && values.tool === undefined) throw new UsageError('--args needs --tool: it is the arguments of one tool');
+  if (values.source !== undefined && values.summary !== undefined) throw new UsageError('--source and --summary exclude each other');
+  if (values['type-checked'] && values.source === undefined) throw new UsageError('--type-checked applies to the lint: give --source DIR');
 
   const options: ProbeOptions = {};
   if (command.length > 0) options.command = command;
   if (values.url !== undefined) options.url = values.url;
   if (values.tool !== undefined) options.tool = values.tool;
   if (values.args !== undefined) options.args = values.args;
+  if (values.source !== undefined) options.source = values.source;
+  if (values['type-checked']) options.typeChecked = true;
+  if (values['allow-destructive']) options.allowDestructive = true;
+  if (values['allow-open-world']) options.allowOpenWorld = true;
+  if (values['no-cleanup']) options.cleanup = false;
+  if (values['scratch-home']) options.scratchHome = true;
+  if (values.plan) options.planOnly = true;
   if (values.rounds !== undefined) options.rounds = parseCount(values.rounds, '--rounds');
-  if (values.sessions !== undefined) options.sessions = parseCount(values.sessions, '--sessions');
+  if (values.sessions !== undefined) {
+    options.sessions = parseCount(values.sessions, '--sessions');
+    if (options.sessions < SESSIONS_MIN || options.sessions > SESSIONS_MAX) {
+      throw new UsageError(`--sessions must be from ${SESSIONS_MIN} to ${SESSIONS_MAX}, got ${options.sessions}`);
+    }
+  }
   if (values['no-second-process']) options.secondProcess = false;
   if (values['workspace-root'] !== undefined) options.workspaceRoot = values['workspace-root'];
   if (values.teardown !== undefined) options.teardown = values.teardown;
@@ -148,15 +202,22 @@ export function parseProbeArgs(argv: string[]): { options: ProbeOptions; format:
       options.headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
     }
   }
-  return { options, format, verbose: values.verbose === true, help };
+  return {
+    options,
+    format,
+    verbose: values.verbose === true,
+    help,
+    plan: values.plan === true,
+    ...(values.summary !== undefined ? { summaryFile: values.summary } : {}),
+  };
 }
 
 /**
  * `mcp-stateless probe …`: `argv` is everything after the word `probe`. Resolves to the exit code:
- * 0 passed, 1 leak found (or another check failed), 2 the probe could not run.
+ * 0 isolated, 1 leak, 2 the probe could not run, 3 inconclusive.
  */
 export async function probeMain(argv: string[], io: ProbeIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
-  let parsed;
+  let parsed: ParsedProbeArgs;
   try {
     parsed = parseProbeArgs(argv);
   } catch (error) {
@@ -167,6 +228,25 @@ export async function probeMain(argv: string[], io: ProbeIo = { stdout: process.
   if (parsed.help) {
     io.stdout.write(`${PROBE_USAGE}\n`);
     return 0;
+  }
+
+  // The probe's runtime packages are optional peers: say what to install, in one line, before importing anything.
+  try {
+    await loadProbeDependencies(io.importer);
+  } catch (error) {
+    if (!(error instanceof MissingDependencyError)) throw error;
+    io.stderr.write(`${error.message}\n`);
+    return 2;
+  }
+  const { runProbe } = await import('./run.js');
+  if (parsed.summaryFile !== undefined) {
+    try {
+      const [{ readSummaryFile }, { makeValidator }] = await Promise.all([import('./lint.js'), import('./validate.js')]);
+      parsed.options.summary = readSummaryFile(parsed.summaryFile, makeValidator(await loadProbeDependencies(io.importer)));
+    } catch (error) {
+      io.stderr.write(`mcp-stateless probe: could not run the probe: ${oneLine(error instanceof Error ? error.message : String(error), 400)}\n`);
+      return 2;
+    }
   }
 
   const controller = new AbortController();
@@ -197,8 +277,8 @@ export async function probeMain(argv: string[], io: ProbeIo = { stdout: process.
         : {}),
     });
     const isError = result.verdict === 'error';
-    io.stdout.write(parsed.format === 'json' ? formatJson(result) : formatText(result, { verdictLine: !isError }));
-    if (isError) io.stderr.write(`mcp-stateless probe: could not run the probe: ${result.reason}\n`);
+    io.stdout.write(parsed.format === 'json' ? formatJson(result) : formatText(result, { verdictLine: !isError, plan: parsed.plan }));
+    if (isError) io.stderr.write(`mcp-stateless probe: could not run the probe: ${oneLine(result.reason, 600)}\n`);
     return result.exitCode;
   } finally {
     if (handleSignals) {

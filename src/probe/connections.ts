@@ -1,10 +1,12 @@
 import { connect as netConnect } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ErrorCode, ListRootsRequestSchema, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ProbeError } from './errors.js';
 import type { ManagedProcess } from './process.js';
+import { limitedFetch, ProtocolWatch, watchTransport } from './protocol.js';
 import { ProcessStdioTransport } from './stdio-transport.js';
 import { errorMessage, formatMs, oneLine } from './text.js';
 import type { ConnectionInfo } from './types.js';
@@ -13,6 +15,8 @@ import type { ConnectionInfo } from './types.js';
 export interface Connection {
   info: ConnectionInfo;
   client: Client;
+  /** Duplicate replies and replies to unknown ids seen on this connection. */
+  watch: ProtocolWatch;
   /** One line explaining why the connection is dead (process exit, garbage on stdout), if it is;
    * `phase` says when, e.g. "during tools/call". */
   deathReason(phase: string): string | undefined;
@@ -26,6 +30,37 @@ export interface ConnectCommon {
   /** For starting the server and initialize. */
   connectTimeoutMs: number;
   signal: AbortSignal;
+  /** Directories offered to the server as MCP roots (a server such as server-filesystem then works inside them). */
+  roots?: string[];
+}
+
+/** A client that offers `roots` to the server and notes when the server asks for them. */
+function makeClient(options: ConnectCommon, info: () => ConnectionInfo | undefined): { client: Client; rootsAsked: () => boolean } {
+  const roots = options.roots ?? [];
+  const client = new Client(options.clientInfo, { capabilities: roots.length > 0 ? { roots: { listChanged: false } } : {} });
+  client.onerror = () => undefined; // failures surface through the pending requests; protocol faults through the watch
+  let asked = false;
+  if (roots.length > 0) {
+    client.setRequestHandler(ListRootsRequestSchema, () => {
+      asked = true;
+      const i = info();
+      if (i) i.rootsRequested = true;
+      return { roots: roots.map((dir) => ({ uri: pathToFileURL(dir).href, name: 'mcp-stateless probe scratch' })) };
+    });
+  }
+  return { client, rootsAsked: () => asked };
+}
+
+/** tools/call without the client-side output-schema check: the probe wants whatever the server sent. */
+export function callTool(
+  connection: Connection,
+  name: string,
+  args: Record<string, unknown>,
+  options: { timeout: number; signal: AbortSignal },
+): Promise<{ isError?: boolean } & Record<string, unknown>> {
+  return connection.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, options) as Promise<
+    { isError?: boolean } & Record<string, unknown>
+  >;
 }
 
 function isTimeout(error: unknown): boolean {
@@ -81,17 +116,21 @@ export async function openStdio(options: StdioConnectOptions): Promise<Connectio
     label: options.label,
     onStderr: options.onStderr,
   });
-  const client = new Client(options.clientInfo, { capabilities: {} });
-  client.onerror = () => undefined; // failures surface through the pending requests
+  let info: ConnectionInfo | undefined;
+  const { client } = makeClient(options, () => info);
+  const watch = new ProtocolWatch(options.label);
   const deathReason = (phase: string): string | undefined => {
-    if (transport.violation !== undefined) {
-      return `${options.label} wrote something that is not JSON-RPC to stdout ${phase}: "${oneLine(transport.violation, 120)}"`;
+    const v = transport.violation;
+    if (v !== undefined) {
+      return v.why
+        ? `${options.label} sent ${v.why} ${phase} (it starts "${oneLine(v.line, 60)}")`
+        : `${options.label} wrote something that is not JSON-RPC to stdout ${phase}: "${oneLine(v.line, 120)}"`;
     }
     return transport.process ? describeExit(options.label, transport.process, phase) : undefined;
   };
   const started = performance.now();
   try {
-    await client.connect(transport, { timeout: options.connectTimeoutMs, signal: options.signal });
+    await client.connect(watchTransport(transport, watch), { timeout: options.connectTimeoutMs, signal: options.signal });
   } catch (error) {
     // Work out why before closing: closing ends the process, and its exit would then look like the cause.
     const death = deathReason('before answering initialize');
@@ -104,7 +143,7 @@ export async function openStdio(options: StdioConnectOptions): Promise<Connectio
     if (isTimeout(error)) throw new ProbeError(`${options.label} did not answer initialize within ${formatMs(options.connectTimeoutMs)} (--connect-timeout)`);
     throw new ProbeError(`${options.label} failed to initialize: ${oneLine(errorMessage(error))}`);
   }
-  const info: ConnectionInfo = {
+  info = {
     label: options.label,
     transport: 'stdio',
     pid: transport.process?.pid,
@@ -114,6 +153,7 @@ export async function openStdio(options: StdioConnectOptions): Promise<Connectio
   return {
     info,
     client,
+    watch,
     deathReason,
     close: async () => {
       await client.close().catch(() => undefined);
@@ -133,9 +173,11 @@ export interface HttpConnectOptions extends ConnectCommon {
 export async function openHttp(options: HttpConnectOptions): Promise<Connection> {
   const transport = new StreamableHTTPClientTransport(options.url, {
     requestInit: options.headers ? { headers: options.headers } : undefined,
+    fetch: limitedFetch(),
   });
-  const client = new Client(options.clientInfo, { capabilities: {} });
-  client.onerror = () => undefined;
+  let info: ConnectionInfo | undefined;
+  const { client } = makeClient(options, () => info);
+  const watch = new ProtocolWatch(options.label);
   const deathReason = (phase: string): string | undefined =>
     options.server ? describeExit('the server process', options.server, phase) : undefined;
   const close = async () => {
@@ -144,7 +186,7 @@ export async function openHttp(options: HttpConnectOptions): Promise<Connection>
   };
   const started = performance.now();
   try {
-    await client.connect(transport, { timeout: options.connectTimeoutMs, signal: options.signal });
+    await client.connect(watchTransport(transport, watch), { timeout: options.connectTimeoutMs, signal: options.signal });
   } catch (error) {
     const death = deathReason(`before ${options.label} was initialized`);
     await close();
@@ -155,14 +197,14 @@ export async function openHttp(options: HttpConnectOptions): Promise<Connection>
     }
     throw new ProbeError(`could not open ${options.label} at ${options.url.href}: ${oneLine(errorMessage(error))}`);
   }
-  const info: ConnectionInfo = {
+  info = {
     label: options.label,
     transport: 'http',
     sessionId: transport.sessionId,
     serverInfo: client.getServerVersion(),
     connectMs: Math.round(performance.now() - started),
   };
-  return { info, client, deathReason, close };
+  return { info, client, watch, deathReason, close };
 }
 
 /** Every tool the connection lists (all pages). */

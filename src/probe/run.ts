@@ -1,49 +1,37 @@
+// runProbe: plan, run, judge. Connects the sessions, asks the planner for a plan, lets the runner execute it, asks
+// the judge for the verdict, and always cleans up (connections, processes, the scratch directory).
+
 import { setMaxListeners } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import {
-  abortable,
-  listAllTools,
-  openHttp,
-  openStdio,
-  rethrowIfAborted,
-  waitForListening,
-  type ConnectCommon,
-  type Connection,
-} from './connections.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerSummary } from '../summary.js';
+import { listAllTools, openHttp, openStdio, rethrowIfAborted, waitForListening, type ConnectCommon, type Connection } from './connections.js';
+import { loadProbeDependencies, MissingDependencyError } from './deps.js';
 import { ProbeError } from './errors.js';
-import { findForeignMarkers, markerFor, newRunId, readBack, SESSION_NAMES } from './markers.js';
+import { judge } from './judge.js';
+import { DEFAULTS, SESSIONS_MAX, SESSIONS_MIN } from './defaults.js';
+import { checkSummary, lintSource } from './lint.js';
+import { KEY_SLOT, marker, newRunId, SESSION_NAMES } from './markers.js';
+import { planProbe, type ProbePlan } from './planner.js';
 import { ManagedProcess } from './process.js';
+import { Runner, type RunnerSession } from './runner.js';
+import { fillTemplate } from './schema-args.js';
 import { errorMessage, formatMs, oneLine } from './text.js';
-import { fillTemplate, planArguments, planTeardownArguments, selectTeardown, selectTool, type ArgsPlan } from './tools.js';
-import type {
-  AssertionResult,
-  CallOutcome,
-  CallRecord,
-  ExitCode,
-  Failure,
-  ProbeOptions,
-  ProbeResult,
-  RoundResult,
-  TeardownCall,
-  TeardownResult,
-  Verdict,
-} from './types.js';
-import { checkWorkspace } from './workspace.js';
+import { transportCheck } from './transport-check.js';
+import type { CleanupResult, ProbeOptions, ProbeResult, TeardownResult, TransportCheck } from './types.js';
+import { makeValidator, type SchemaValidator } from './validate.js';
 
 export type * from './types.js';
+export type { ProbePlan, PlannedTool, PlannedPair, LintNote } from './planner.js';
 export { ProbeError } from './errors.js';
-export { DEFAULT_COMMAND } from './tools.js';
+export { DEFAULT_COMMAND, CLEANUP_COMMAND } from './planner.js';
 
-export const DEFAULTS = {
-  sessions: 2,
-  rounds: 5,
-  callTimeoutMs: 20_000,
-  connectTimeoutMs: 20_000,
-  timeoutMs: 120_000,
-} as const;
+export { DEFAULTS, SESSIONS_MIN, SESSIONS_MAX } from './defaults.js';
+const TRANSPORT_BURSTS = 3;
 
 function packageVersion(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
@@ -60,13 +48,6 @@ function packageVersion(): string {
 }
 
 const PROBE_NAME = 'mcp-stateless probe';
-const ANSWERED: readonly CallOutcome[] = ['result', 'tool-error', 'rpc-error'];
-
-interface Session {
-  name: string;
-  workspace: string;
-  connection: Connection;
-}
 
 function positiveInt(value: number | undefined, fallback: number, what: string, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
@@ -80,18 +61,14 @@ function positiveMs(value: number | undefined, fallback: number, what: string): 
   return value;
 }
 
-function classify(error: unknown): CallOutcome {
-  if (error instanceof McpError) {
-    if (error.code === ErrorCode.RequestTimeout) return 'timeout';
-    if (error.code === ErrorCode.ConnectionClosed) return 'transport-error';
-    return 'rpc-error';
-  }
-  return 'transport-error';
+function listNames(names: readonly string[]): string {
+  if (names.length <= 2) return names.join(' and ');
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
 /**
  * Run the interleaved statelessness probe against one MCP server and return everything it observed.
- * Never throws for problems with the server or the options: those come back as verdict 'error'.
+ * Never throws for problems with the server or the options: those come back as verdict 'error' (exit 2).
  */
 export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
   const startedAt = new Date();
@@ -99,22 +76,26 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
   const version = packageVersion();
   const runId = newRunId();
   const warnings: string[] = [];
-  const failures: Failure[] = [];
-  const rounds: RoundResult[] = [];
   const connections: Connection[] = [];
   let httpServer: ManagedProcess | undefined;
   let fatal: string | undefined;
-  let sessions: Session[] = [];
-  let tool: Tool | undefined;
-  let selectedBy: 'option' | 'auto' = 'auto';
-  let plan: ArgsPlan | undefined;
-  let teardownTool: Tool | null = null;
+  let sessions: RunnerSession[] = [];
+  let plan: ProbePlan | null = null;
+  let runner: Runner | undefined;
   let design = '';
+  let scratch: string | undefined;
   let connectStart: number | undefined;
+  let lintMs = 0;
   let connectMs = 0;
   let roundsMs = 0;
   let teardownMs = 0;
+  let cleanupMs = 0;
+  let summary: ServerSummary | undefined = options.summary;
+  let validator: SchemaValidator | undefined;
+  let transport: TransportCheck | undefined;
   let teardown: TeardownResult = { tool: null, status: 'not-run', detail: 'the probe did not get as far as teardown', calls: [] };
+  let cleanup: CleanupResult = { status: 'not-run', detail: 'the probe did not get as far as cleanup', tools: [], leftovers: [], notes: [], scratch: null };
+  let tools: Tool[] = [];
 
   const settings: ProbeResult['settings'] = {
     rounds: options.rounds ?? DEFAULTS.rounds,
@@ -124,42 +105,48 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
     connectTimeoutMs: options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs,
     timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
     workspaceRoot: options.workspaceRoot ? path.resolve(options.workspaceRoot) : null,
+    allowDestructive: options.allowDestructive === true,
+    allowOpenWorld: options.allowOpenWorld === true,
+    cleanup: options.cleanup !== false,
+    scratchHome: options.scratchHome === true,
   };
-  const transport: 'stdio' | 'http' = options.url ? 'http' : 'stdio';
-  const target: ProbeResult['target'] = { transport };
+  const transportKind: 'stdio' | 'http' = options.url ? 'http' : 'stdio';
+  const target: ProbeResult['target'] = { transport: transportKind };
   if (options.url) target.url = options.url;
   if (options.command && options.command.length > 0) {
     target.command = [...options.command];
     target.cwd = path.resolve(options.cwd ?? process.cwd());
   }
-  if (transport === 'http') settings.secondProcess = false;
+  if (transportKind === 'http') settings.secondProcess = false;
 
   const controller = new AbortController();
-  const timer = setTimeout(
-    () => controller.abort(new ProbeError(`the run did not finish within ${formatMs(settings.timeoutMs)} (--timeout)`)),
-    Math.min(settings.timeoutMs, 2_147_483_647),
-  );
   const onUserAbort = () => controller.abort(new ProbeError('the run was interrupted'));
   if (options.signal?.aborted) onUserAbort();
   options.signal?.addEventListener('abort', onUserAbort, { once: true });
   const signal = controller.signal;
   setMaxListeners(0, signal); // the SDK adds an abort listener per request
+  let timer: NodeJS.Timeout | undefined;
 
-  const common = (label: string): ConnectCommon => ({
+  const common = (label: string, roots: string[]): ConnectCommon => ({
     label,
     clientInfo: { name: 'mcp-stateless-probe', version },
     callTimeoutMs: settings.callTimeoutMs,
     connectTimeoutMs: settings.connectTimeoutMs,
     signal,
+    roots,
   });
-  const env = { ...process.env, ...options.env };
   const stderrTo = (label: string) => (options.onServerStderr ? (text: string) => options.onServerStderr?.(text, label) : undefined);
 
   try {
-    // ---- validate --------------------------------------------------------------------------
+    // ---- validate --------------------------------------------------------------------------------------------------
     settings.rounds = positiveInt(options.rounds, DEFAULTS.rounds, 'rounds');
-    settings.sessions = positiveInt(options.sessions, DEFAULTS.sessions, 'sessions', SESSION_NAMES.length - 1);
-    if (settings.sessions < 2) throw new ProbeError('sessions must be at least 2: the probe needs someone to leak to');
+    if (options.sessions !== undefined && (!Number.isInteger(options.sessions) || options.sessions < SESSIONS_MIN || options.sessions > SESSIONS_MAX)) {
+      throw new ProbeError(
+        options.sessions === 1
+          ? 'sessions must be at least 2: the probe needs someone to leak to'
+          : `sessions must be a whole number from ${SESSIONS_MIN} to ${SESSIONS_MAX}, got ${options.sessions}`,
+      );
+    }
     settings.callTimeoutMs = positiveMs(options.callTimeoutMs, DEFAULTS.callTimeoutMs, 'call timeout');
     settings.connectTimeoutMs = positiveMs(options.connectTimeoutMs, DEFAULTS.connectTimeoutMs, 'connect timeout');
     settings.timeoutMs = positiveMs(options.timeoutMs, DEFAULTS.timeoutMs, 'timeout');
@@ -174,142 +161,228 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ProbeError(`not an http(s) URL: ${options.url}`);
     }
+    if (options.tool === undefined && options.args !== undefined) throw new ProbeError('--args needs --tool: it is the arguments of one tool');
 
-    // ---- connect ---------------------------------------------------------------------------
-    connectStart = performance.now();
+    // ---- the validator, and the lint's summary ----------------------------------------------------------------------
+    validator = makeValidator(await loadProbeDependencies());
+    if (summary) summary = checkSummary(summary, validator, 'the summary');
+    if (options.source !== undefined) {
+      const lint = await lintSource(options.source, { typeChecked: options.typeChecked, signal, validator });
+      summary = lint.summary;
+      lintMs = lint.ms;
+    }
+
+    timer = setTimeout(
+      () => controller.abort(new ProbeError(`the run did not finish within ${formatMs(settings.timeoutMs)} (--timeout)`)),
+      Math.min(settings.timeoutMs, 2_147_483_647),
+    );
+
+    // ---- scratch: TMPDIR (and HOME) of the servers the probe starts, the sessions' own directories --------------------
+    scratch = realpathSync(mkdtempSync(path.join(tmpdir(), 'mcp-stateless-probe-')));
+    const rootsDir = path.join(scratch, 'roots');
+    mkdirSync(path.join(scratch, 'tmp'), { recursive: true });
+    const scratchEnv: Record<string, string> = { TMPDIR: path.join(scratch, 'tmp'), TMP: path.join(scratch, 'tmp'), TEMP: path.join(scratch, 'tmp') };
+    if (settings.scratchHome) {
+      for (const [name, sub] of [['HOME', 'home'], ['XDG_CONFIG_HOME', 'home/.config'], ['XDG_DATA_HOME', 'home/.local/share'], ['XDG_STATE_HOME', 'home/.local/state'], ['XDG_CACHE_HOME', 'home/.cache']] as const) {
+        mkdirSync(path.join(scratch, sub), { recursive: true });
+        scratchEnv[name] = path.join(scratch, sub);
+      }
+    }
+    const env = { ...process.env, ...scratchEnv, ...options.env };
     const names = SESSION_NAMES.slice(0, settings.sessions);
-    let tools: Tool[];
+    const dirOf = (name: string) => path.join(rootsDir, `probe-${runId}-${name}`);
+    for (const name of SESSION_NAMES.slice(0, settings.sessions + 1)) mkdirSync(dirOf(name), { recursive: true });
+
+    // ---- connect ---------------------------------------------------------------------------------------------------
+    connectStart = performance.now();
     if (!url) {
       const [cmd, ...args] = command as [string, ...string[]];
       const open = (label: string) =>
-        openStdio({ ...common(label), command: cmd, args, cwd: options.cwd, env, onStderr: stderrTo(label) });
+        openStdio({ ...common(label, [rootsDir]), command: cmd, args, cwd: options.cwd, env, onStderr: stderrTo(label) });
+      const second = settings.secondProcess && !options.planOnly;
       // Both processes start at once; keep them in order (process 1 first) whichever answers first.
-      const opened = await Promise.allSettled([open('server process 1'), ...(settings.secondProcess ? [open('server process 2')] : [])]);
+      const opened = await Promise.allSettled([open('server process 1'), ...(second ? [open('server process 2')] : [])]);
       for (const o of opened) if (o.status === 'fulfilled') connections.push(o.value);
       const failed = opened.find((o): o is PromiseRejectedResult => o.status === 'rejected');
       if (failed) throw failed.reason;
-      const [primary, second] = connections as [Connection, Connection | undefined];
-      tools = await listAllTools(primary, common(primary.info.label));
-      ({ tool, selectedBy } = selectTool(tools, options.tool));
-      if (second) await requireTool(second, tool.name);
-      sessions = names.map((name) => ({ name, workspace: `probe-${runId}-${name}`, connection: primary }));
-      if (second) {
+      const [primary, other] = connections as [Connection, Connection | undefined];
+      tools = await listAllTools(primary, common(primary.info.label, []));
+      if (other) await sameTools(other, tools);
+      sessions = names.map((name) => ({ name, workspace: `probe-${runId}-${name}`, dir: dirOf(name), connection: primary }));
+      if (other) {
         const name = SESSION_NAMES[settings.sessions] as string;
-        sessions.push({ name, workspace: `probe-${runId}-${name}`, connection: second });
+        sessions.push({ name, workspace: `probe-${runId}-${name}`, dir: dirOf(name), connection: other });
       }
-      const inProcess = listNames(names);
-      design = second
-        ? `stdio: ${inProcess} interleaved on one connection to server process 1; ${sessions.at(-1)?.name} on server process 2 (same command, same disk)`
-        : `stdio: ${inProcess} interleaved on one connection to server process 1; no second process`;
+      design = other
+        ? `stdio: ${listNames(names)} interleaved on one connection to server process 1; ${sessions.at(-1)?.name} on server process 2 (same command, same disk)`
+        : `stdio: ${listNames(names)} interleaved on one connection to server process 1; no second process`;
     } else {
       if (command.length > 0) {
         const [cmd, ...args] = command as [string, ...string[]];
         try {
           // not abortable: spawning takes milliseconds, and a process started after an abort would be orphaned
-          httpServer = await ManagedProcess.start({
-            command: cmd,
-            args,
-            cwd: options.cwd,
-            env,
-            stdin: 'ignore',
-            label: 'server process',
-            onStderr: stderrTo('server process'),
-          });
+          httpServer = await ManagedProcess.start({ command: cmd, args, cwd: options.cwd, env, stdin: 'ignore', label: 'server process', onStderr: stderrTo('server process') });
         } catch (error) {
           rethrowIfAborted(signal);
           throw new ProbeError(`could not start the server (${command.join(' ')}): ${errorMessage(error)}`);
         }
         await waitForListening(url, httpServer, settings.connectTimeoutMs, signal);
       }
-      tools = [];
       for (const [i, name] of names.entries()) {
-        const connection = await openHttp({ ...common(`HTTP session ${i + 1} (${name})`), url, headers: options.headers, server: httpServer });
+        const connection = await openHttp({ ...common(`HTTP session ${i + 1} (${name})`, [dirOf(name)]), url, headers: options.headers, server: httpServer });
         connections.push(connection);
-        if (i === 0) {
-          tools = await listAllTools(connection, common(connection.info.label));
-          ({ tool, selectedBy } = selectTool(tools, options.tool));
-        } else {
-          await requireTool(connection, (tool as Tool).name);
-        }
-        sessions.push({ name, workspace: `probe-${runId}-${name}`, connection });
+        if (i === 0) tools = await listAllTools(connection, common(connection.info.label, []));
+        else await sameTools(connection, tools);
+        sessions.push({ name, workspace: `probe-${runId}-${name}`, dir: dirOf(name), connection });
+        if (options.planOnly) break;
       }
       design = `Streamable HTTP: ${listNames(names)}, each on its own session to ${url.href}`;
     }
     connectMs = performance.now() - connectStart;
-    const probed = tool as Tool;
-    plan = planArguments(probed, options.args);
+    // A server that asked for roots applies them asynchronously: give it a moment before the first call.
+    if (connections.some((c) => c.info.rootsRequested)) await delay(100);
+
+    // ---- plan ------------------------------------------------------------------------------------------------------
+    plan = planProbe({
+      tools,
+      resources: connections[0]?.client.getServerCapabilities()?.resources !== undefined,
+      summary,
+      validator,
+      options: {
+        tool: options.tool,
+        args: options.args,
+        teardown: options.teardown,
+        teardownArgs: options.teardownArgs,
+        allowDestructive: settings.allowDestructive,
+        allowOpenWorld: settings.allowOpenWorld,
+        cleanup: settings.cleanup,
+      },
+    });
     warnings.push(...plan.warnings);
-    teardownTool = selectTeardown(tools, options.teardown, probed);
 
-    // ---- rounds ----------------------------------------------------------------------------
-    const roundsStart = performance.now();
-    let firstProblem: string | undefined;
-    for (let round = 1; round <= settings.rounds; round++) {
-      const result = await runRound(round, probed, plan, sessions);
-      rounds.push(result.round);
-      options.onRound?.(result.round);
-      rethrowIfAborted(signal);
-      firstProblem ??= result.problem;
-      if (result.stop) break;
-    }
-    roundsMs = performance.now() - roundsStart;
-    fatal = firstProblem ?? allErrorsInFirstRound();
+    if (!options.planOnly) {
+      // ---- rounds --------------------------------------------------------------------------------------------------
+      runner = new Runner({
+        runId,
+        plan,
+        tools,
+        sessions,
+        validator,
+        rounds: settings.rounds,
+        callTimeoutMs: settings.callTimeoutMs,
+        signal,
+        t0,
+        workspaceRoot: settings.workspaceRoot,
+        scratch,
+        onPass: options.onPass,
+      });
+      const roundsStart = performance.now();
+      await runner.rounds();
+      roundsMs = performance.now() - roundsStart;
+      fatal = runner.problem ?? allErrorsInFirstRound(runner);
 
-    // ---- teardown --------------------------------------------------------------------------
-    if (!fatal) {
-      const teardownStart = performance.now();
-      teardown = await runTeardown(probed, plan, sessions);
-      teardownMs = performance.now() - teardownStart;
-    } else {
-      teardown = { tool: teardownTool?.name ?? null, status: 'not-run', detail: 'not attempted: the probe could not complete its rounds', calls: [] };
+      // ---- the wire: same ids from every HTTP session at once ----------------------------------------------------------
+      if (url && !signal.aborted) transport = await checkTransport(url, runner, plan);
+
+      // ---- cleanup (what the calls created), then teardown (the workspaces themselves) ------------------------------
+      if (settings.cleanup) {
+        const cleanupStart = performance.now();
+        cleanup = await runCleanup(runner, plan, !url || httpServer !== undefined, url);
+        cleanupMs = performance.now() - cleanupStart;
+      } else {
+        cleanup = { status: 'skipped', detail: 'skipped (--no-cleanup): what the calls created is left where the server put it', tools: [], leftovers: [], notes: [], scratch: null };
+      }
+      if (!fatal) {
+        const teardownStart = performance.now();
+        if (plan.teardown) teardown = await runner.teardown(plan.teardown);
+        else if (options.teardown === false) teardown = { tool: null, status: 'skipped', detail: 'skipped (--no-teardown)', calls: [] };
+        else {
+          teardown = { tool: null, status: 'absent', detail: plan.teardownNote, calls: [] };
+          warnings.push(`${plan.teardownNote}; a finished run's data may linger`);
+        }
+        teardownMs = performance.now() - teardownStart;
+      } else {
+        teardown = { tool: plan.teardown?.tool ?? null, status: 'not-run', detail: 'not attempted: the probe could not complete its rounds', calls: [] };
+      }
     }
   } catch (error) {
     if (connectMs === 0 && connectStart !== undefined) connectMs = performance.now() - connectStart;
     if (signal.aborted && signal.reason instanceof ProbeError) fatal = signal.reason.message;
-    else if (error instanceof ProbeError) fatal = error.message;
+    else if (error instanceof ProbeError || error instanceof MissingDependencyError) fatal = error.message;
     else fatal = `unexpected error: ${oneLine(errorMessage(error))}`;
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onUserAbort);
   }
 
-  // ---- cleanup: every connection closed, every process tree we started gone -------------------
-  const cleanupStart = performance.now();
+  // ---- every connection closed, every process tree gone, the scratch directory removed ------------------------------
+  const closeStart = performance.now();
   await Promise.allSettled(connections.map((c) => c.close()));
   await httpServer?.terminate();
-  const cleanupMs = performance.now() - cleanupStart;
+  if (scratch) {
+    let removed = true;
+    try {
+      rmSync(scratch, { recursive: true, force: true, maxRetries: 2 });
+    } catch {
+      removed = false;
+    }
+    cleanup.scratch = { dir: scratch, removed };
+    if (!removed) cleanup.notes.push(`could not remove the probe's scratch directory ${scratch}`);
+  }
+  cleanupMs += performance.now() - closeStart;
 
-  const { verdict, exitCode, reason } = decide();
+  const allFaults = connections.flatMap((c) => c.watch.faults);
+  const judgement = judge({
+    runId,
+    sessions: sessions.map((s) => s.name),
+    plan: options.planOnly ? null : plan,
+    calls: runner?.calls ?? [],
+    workspaces: runner?.workspaces ?? [],
+    faults: allFaults,
+    transport,
+    teardown,
+    fatal,
+    unanswered: (runner?.unanswered ?? []).map((u) => u.split('|')[0] as string),
+    rounds: settings.rounds,
+  });
+  if (options.planOnly && !fatal) {
+    judgement.verdict = 'inconclusive';
+    judgement.exitCode = 0;
+    judgement.reason = 'plan only (--plan): nothing was called';
+    judgement.inconclusive = [];
+    judgement.lint = plan?.lint ?? [];
+  }
   const finishedAt = new Date();
   return {
     probe: { name: PROBE_NAME, version },
-    verdict,
-    exitCode,
-    reason,
+    ...judgement,
     target,
     design,
     runId,
-    tool: tool
-      ? { name: tool.name, selectedBy, commandArgument: plan?.commandArgument, workspaceArgument: plan?.workspaceArgument }
-      : null,
-    argsTemplate: plan?.template ?? null,
     settings,
+    plan,
     sessions: sessions.map((s) => ({
       name: s.name,
-      markerPattern: `${s.name}-<round>-${runId}`,
+      markerPattern: `${marker(runId, s.name, 0, KEY_SLOT).replace(/-0-k0$/, '-<step>-<slot>')}`,
       workspace: s.workspace,
+      dir: s.dir,
       connection: s.connection.info.label,
     })),
     connections: connections.map((c) => c.info),
-    rounds,
+    passes: runner?.passes ?? [],
+    calls: runner?.calls ?? [],
+    ...(transport ? { transport } : {}),
+    protocolFaults: allFaults,
+    workspaces: runner?.workspaces ?? [],
     teardown,
-    failures,
+    cleanup,
     warnings,
-    ...(verdict === 'error' && fatal ? { error: fatal } : {}),
+    ...(judgement.verdict === 'error' && fatal ? { error: fatal } : {}),
     timings: {
       startedAt: startedAt.toISOString(),
       finishedAt: finishedAt.toISOString(),
       totalMs: Math.round(performance.now() - t0),
+      lintMs,
       connectMs: Math.round(connectMs),
       roundsMs: Math.round(roundsMs),
       teardownMs: Math.round(teardownMs),
@@ -317,279 +390,114 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
     },
   };
 
-  // ---- helpers (closures over the run's state) ---------------------------------------------------
+  // ---- helpers --------------------------------------------------------------------------------------------------------
 
-  async function requireTool(connection: Connection, name: string): Promise<void> {
-    const listed = await listAllTools(connection, common(connection.info.label));
-    if (!listed.some((t) => t.name === name)) {
-      throw new ProbeError(`${connection.info.label} does not list the tool "${name}" that the first connection lists`);
-    }
+  async function sameTools(connection: Connection, expected: Tool[]): Promise<void> {
+    const listed = await listAllTools(connection, common(connection.info.label, []));
+    const names = new Set(listed.map((t) => t.name));
+    const missing = expected.find((t) => !names.has(t.name));
+    if (missing) throw new ProbeError(`${connection.info.label} does not list the tool "${missing.name}" that the first connection lists`);
   }
 
-  /**
-   * One round: every session's call at once, then the assertions. `problem` describes a call that got no
-   * answer; `stop` ends the rounds: after a dead connection, or when no call at all was answered. A call
-   * that times out while others are answered does not stop the run: a reply delivered to the wrong
-   * session looks exactly like that, and the next rounds may show where it went.
-   */
-  async function runRound(
-    round: number,
-    probed: Tool,
-    argsPlan: ArgsPlan,
-    all: Session[],
-  ): Promise<{ round: RoundResult; problem?: string; stop: boolean }> {
-    const markers = Object.fromEntries(all.map((s) => [s.name, markerFor(s.name, round, runId)]));
-    const started = performance.now();
-    // Fire every session's call at once: the shape `shared` exposes the server to.
-    const calls = await Promise.all(
-      all.map(async (s): Promise<CallRecord> => {
-        const marker = markers[s.name] as string;
-        const args = fillTemplate(argsPlan.template, { marker, workspace: s.workspace, session: s.name, round }) as Record<string, unknown>;
-        const startMs = performance.now() - started;
-        const record: CallRecord = {
-          session: s.name,
-          marker,
-          connection: s.connection.info.label,
-          arguments: args,
-          outcome: 'result',
-          startMs: Math.round(startMs),
-          durationMs: 0,
-          excerpt: '',
-          foreignMarkers: [],
-          ownMarker: false,
-        };
-        let text = '';
-        try {
-          const result = await s.connection.client.callTool({ name: probed.name, arguments: args }, undefined, {
-            timeout: settings.callTimeoutMs,
-            signal,
-          });
-          text = readBack(result);
-          record.outcome = result.isError ? 'tool-error' : 'result';
-        } catch (error) {
-          record.outcome = signal.aborted ? 'aborted' : classify(error);
-          record.error = oneLine(errorMessage(error));
-          if (record.outcome === 'rpc-error') text = errorMessage(error);
-        }
-        record.durationMs = Math.round(performance.now() - started - startMs);
-        record.excerpt = oneLine(text, 400);
-        const others = all.filter((o) => o.name !== s.name).map((o) => o.name);
-        record.foreignMarkers = findForeignMarkers(text, others, runId);
-        record.ownMarker = text.includes(marker);
-        return record;
-      }),
-    );
-    const durationMs = Math.round(performance.now() - started);
-    const assertions: AssertionResult[] = [];
-    for (const call of calls) {
-      const answered = ANSWERED.includes(call.outcome);
-      for (const other of all) {
-        if (other.name === call.session) continue;
-        const seen = call.foreignMarkers.filter((m) => m.startsWith(`${other.name}-`));
-        const assertion: AssertionResult = {
-          kind: 'isolation',
-          name: `${call.session} did not observe ${other.name}`,
-          session: call.session,
-          other: other.name,
-          status: !answered && seen.length === 0 ? 'not-run' : seen.length > 0 ? 'failed' : 'passed',
-        };
-        if (seen.length > 0) {
-          assertion.detail = `${call.session} received ${other.name}'s marker ${seen.join(', ')}`;
-          failures.push({ kind: 'leak', round, session: call.session, message: `round ${round}: ${assertion.detail}` });
-        }
-        assertions.push(assertion);
-      }
-      const own: AssertionResult = {
-        kind: 'own-marker',
-        name: `${call.session} got its own marker back`,
-        session: call.session,
-        status: call.ownMarker ? 'passed' : answered ? 'failed' : 'not-run',
-      };
-      if (!call.ownMarker) {
-        own.detail = !answered
-          ? `no answer: ${call.error ?? call.outcome}`
-          : call.outcome === 'result'
-            ? `the reply does not contain ${call.marker}${call.excerpt ? ` (reply: "${oneLine(call.excerpt, 120)}")` : ' (empty reply)'}`
-            : `the call returned an error without ${call.marker}: "${oneLine(call.excerpt, 160)}"`;
-        if (answered) failures.push({ kind: 'own-marker', round, session: call.session, message: `round ${round}: ${call.session}: ${own.detail}` });
-      }
-      assertions.push(own);
-    }
-
-    const broken = calls.find((c) => !ANSWERED.includes(c.outcome));
-    let workspaces: RoundResult['workspaces'];
-    if (settings.workspaceRoot && !broken) {
-      const root = settings.workspaceRoot;
-      workspaces = await abortable(
-        Promise.all(
-          all.map((s) =>
-            checkWorkspace(
-              s.name,
-              path.join(root, s.workspace),
-              markers[s.name] as string,
-              all.filter((o) => o.name !== s.name).map((o) => o.name),
-              runId,
-            ),
-          ),
-        ),
-        signal,
-      );
-      for (const ws of workspaces) {
-        const assertion: AssertionResult = {
-          kind: 'workspace',
-          name: `${ws.session}'s workspace holds only its own files`,
-          session: ws.session,
-          status: 'passed',
-        };
-        if (ws.foreignMarkers.length > 0) {
-          assertion.status = 'failed';
-          const first = ws.foreignMarkers[0] as { marker: string; file: string };
-          assertion.detail = `${ws.dir} holds ${first.marker} in ${first.file}${ws.foreignMarkers.length > 1 ? ` (+${ws.foreignMarkers.length - 1} more)` : ''}`;
-          failures.push({ kind: 'leak', round, session: ws.session, message: `round ${round}: ${ws.session}'s workspace ${assertion.detail}` });
-        } else if (!ws.exists || !ws.ownMarker) {
-          assertion.status = 'failed';
-          assertion.detail = !ws.exists
-            ? `workspace directory ${ws.dir} does not exist`
-            : `no file in ${ws.dir} holds ${markers[ws.session]} (${ws.files} files)`;
-          failures.push({ kind: 'workspace', round, session: ws.session, message: `round ${round}: ${assertion.detail}` });
-        }
-        assertions.push(assertion);
-      }
-    }
-
-    const result: RoundResult = {
-      round,
-      markers,
-      durationMs,
-      calls,
-      assertions,
-      ...(workspaces ? { workspaces } : {}),
-      passed: !broken && assertions.every((a) => a.status === 'passed'),
-    };
-    if (!broken) return { round: result, stop: false };
-    if (signal.aborted) return { round: result, stop: true };
-    const dead = calls.find((c) => c.outcome === 'transport-error' || c.outcome === 'aborted');
-    const answered = calls.filter((c) => ANSWERED.includes(c.outcome)).map((c) => c.session);
-    const described = dead ?? broken;
-    const session = all.find((s) => s.name === described.session) as Session;
-    let why: string;
-    if (described.outcome === 'timeout') {
-      why = ` got no answer to tools/call within ${formatMs(settings.callTimeoutMs)} (--call-timeout)`;
-      if (answered.length > 0) why += ` while ${listNames(answered)} ${answered.length === 1 ? 'was' : 'were'} answered`;
-    } else {
-      const death = session.connection.deathReason('during tools/call');
-      why = death ? `: ${death}` : ` tools/call failed: ${described.error ?? 'unknown error'}`;
-    }
-    return { round: result, problem: `round ${round}: ${described.session}${why}`, stop: dead !== undefined || answered.length === 0 };
-  }
-
-  function allErrorsInFirstRound(): string | undefined {
-    const first = rounds[0];
-    if (!first || first.calls.length === 0) return undefined;
-    if (first.calls.every((c) => (c.outcome === 'tool-error' || c.outcome === 'rpc-error') && !c.ownMarker)) {
-      const sample = first.calls[0] as CallRecord;
-      return `every call in round 1 came back as an error, so nothing can be concluded; check --tool and --args (${sample.session}: "${oneLine(sample.excerpt, 160)}")`;
+  function allErrorsInFirstRound(r: Runner): string | undefined {
+    const first = r.calls.filter((c) => c.round === 1 && (c.mode === 'own' || c.mode === 'cross'));
+    if (first.length === 0) return undefined;
+    if (first.every((c) => c.outcome === 'tool-error' || c.outcome === 'rpc-error' || c.outcome === 'invalid-args')) {
+      const sample = first[0] as (typeof first)[number];
+      return `every call in round 1 came back as an error, so nothing can be concluded; check --tool and --args (${sample.session}: "${oneLine(sample.error ?? sample.excerpt, 160)}")`;
     }
     return undefined;
   }
 
-  async function runTeardown(probed: Tool, argsPlan: ArgsPlan, all: Session[]): Promise<TeardownResult> {
-    if (options.teardown === false) return { tool: null, status: 'skipped', detail: 'skipped (--no-teardown)', calls: [] };
-    if (!teardownTool) {
-      warnings.push('the server lists no teardown tool (teardown, cleanup, delete_workspace); a finished run\'s data may linger');
-      return { tool: null, status: 'absent', detail: 'no teardown tool found', calls: [] };
+  async function checkTransport(url: URL, r: Runner, p: ProbePlan): Promise<TransportCheck> {
+    // the fastest call whose reply carried back what it sent: it shows whose reply arrived where
+    const echo = r.calls
+      .filter((c) => c.mode === 'own' && c.outcome === 'result' && c.markers.some((m) => c.sent.includes(m)))
+      .sort((a, b) => a.durationMs - b.durationMs)[0];
+    const tool = echo ? p.tools.find((t) => t.name === echo.tool) : undefined;
+    const step = 2 * settings.rounds + 1;
+    const template = tool ? (echo?.variant === 'minimal' && tool.minimal ? tool.minimal : tool.args) : undefined;
+    const params = (s: RunnerSession) =>
+      tool && template
+        ? {
+            name: tool.name,
+            arguments: fillTemplate(template, {
+              key: marker(runId, s.name, step, KEY_SLOT),
+              payload: (slot) => marker(runId, s.name, step, slot),
+              dir: s.dir,
+              workspace: s.workspace,
+              session: s.name,
+              round: step,
+              run: runId,
+              pause: '0.5', // both requests must be open at the same moment, even on a loaded machine
+            }) as Record<string, unknown>,
+          }
+        : null;
+    try {
+      return await transportCheck({
+        url,
+        headers: options.headers,
+        sessions: sessions.map((s) => ({ name: s.name, params: params(s) })),
+        call: tool ? `tools/call ${tool.name}` : 'ping',
+        bursts: TRANSPORT_BURSTS,
+        timeoutMs: Math.min(settings.callTimeoutMs, 10_000),
+        signal,
+        clientInfo: { name: 'mcp-stateless-probe', version },
+      });
+    } catch (error) {
+      rethrowIfAborted(signal);
+      return { call: tool ? `tools/call ${tool.name}` : 'ping', bursts: 0, exchanges: [], status: 'not-run', summary: `could not run: ${oneLine(errorMessage(error), 200)}` };
     }
-    const teardownPlan = planTeardownArguments(teardownTool, options.teardownArgs, argsPlan);
-    if (typeof teardownPlan === 'string') {
-      warnings.push(teardownPlan);
-      return { tool: teardownTool.name, status: 'skipped', detail: teardownPlan, calls: [] };
+  }
+
+  async function runCleanup(r: Runner, p: ProbePlan, startedByProbe: boolean, url: URL | undefined): Promise<CleanupResult> {
+    const where = url?.href;
+    const { tools: used, leftovers: seen, crossProcess } = await r.cleanup();
+    const notes: string[] = [];
+    if (p.cleanup.length === 0 && seen.length > 0) notes.push('the server lists no tool that removes what the probe wrote (and no command runner)');
+    const inScratch = seen.filter((l) => l.inScratch);
+    if (inScratch.length > 0) notes.push(`${inScratch.length} of this run's markers are in the probe's scratch directory, where the server wrote them (path arguments and roots point there): removed with it`);
+    const remaining = seen.filter((l) => !l.inScratch);
+    // Seen from another server process: on disk (or another shared store), and still there. Seen only by the process
+    // that holds it, with a second process that did not see it: in that process's memory, gone with it.
+    const twoProcesses = new Set(sessions.map((s) => s.connection.info.label)).size > 1 && !url;
+    const onDisk = remaining.filter((l) => crossProcess.has(l.marker));
+    const inMemory = twoProcesses && startedByProbe ? remaining.filter((l) => !crossProcess.has(l.marker)) : [];
+    const leftovers = remaining.filter((l) => !inMemory.includes(l));
+    if (onDisk.length > 0) {
+      notes.push(`${onDisk.length} of this run's markers are visible from another server process, so they are on disk (or in another shared store) and stay there: first ${onDisk[0]?.marker} (${onDisk[0]?.seenBy})`);
     }
-    const calls: TeardownCall[] = [];
-    const problems: string[] = [];
-    for (const s of all) {
-      for (const attempt of [1, 2] as const) {
-        rethrowIfAborted(signal);
-        const args = fillTemplate(teardownPlan, { workspace: s.workspace, session: s.name }) as Record<string, unknown>;
-        const started = performance.now();
-        const call: TeardownCall = { session: s.name, workspace: s.workspace, attempt, arguments: args, outcome: 'result', durationMs: 0, excerpt: '' };
-        try {
-          const result = await s.connection.client.callTool({ name: (teardownTool as Tool).name, arguments: args }, undefined, {
-            timeout: settings.callTimeoutMs,
-            signal,
-          });
-          call.outcome = result.isError ? 'tool-error' : 'result';
-          call.excerpt = oneLine(readBack(result), 200);
-        } catch (error) {
-          rethrowIfAborted(signal);
-          call.outcome = classify(error);
-          call.error = oneLine(errorMessage(error));
-        }
-        call.durationMs = Math.round(performance.now() - started);
-        calls.push(call);
-        if (call.outcome !== 'result') {
-          const what = attempt === 1 ? 'teardown' : 'the second teardown (must be harmless)';
-          problems.push(`${what} of ${s.workspace} ${call.outcome === 'tool-error' ? `returned an error: "${oneLine(call.excerpt, 120)}"` : `failed: ${call.error ?? call.outcome}`}`);
-        }
-      }
+    if (inMemory.length > 0) notes.push(`${inMemory.length} of this run's markers were held only in the memory of the server process that received them, and went with it when the probe stopped it`);
+    const unknown = leftovers.filter((l) => !onDisk.includes(l));
+    if (unknown.length > 0) {
+      notes.push(
+        startedByProbe
+          ? `${unknown.length} of this run's markers were still held by the server when the probe stopped it: gone if they were in memory, still there if it wrote them to disk (first ${unknown[0]?.marker}, ${unknown[0]?.seenBy})`
+          : `the server at ${where ?? ''} still holds ${unknown.length} of this run's markers: the probe did not start it and cannot stop it (first ${unknown[0]?.marker}, ${unknown[0]?.seenBy})`,
+      );
     }
-    let workspacesRemoved: Record<string, boolean> | undefined;
-    if (settings.workspaceRoot) {
-      workspacesRemoved = {};
-      for (const s of all) {
-        const dir = path.join(settings.workspaceRoot, s.workspace);
-        const check = await checkWorkspace(s.name, dir, '', [], runId);
-        workspacesRemoved[s.name] = !check.exists;
-        if (check.exists) problems.push(`${dir} still exists after teardown`);
-      }
+    const blind = p.readers.length === 0 && !p.cleanup.some((c) => c.kind === 'command');
+    if (blind) {
+      notes.push(
+        startedByProbe
+          ? 'whatever the server kept only in memory went with the process the probe stopped; anything it wrote to disk the probe cannot see'
+          : `whatever the server at ${where ?? ''} kept is still there: the probe did not start it and cannot stop it`,
+      );
     }
-    for (const p of problems) failures.push({ kind: 'teardown', message: `teardown: ${p}` });
-    const name = teardownTool.name;
     return {
-      tool: name,
-      status: problems.length === 0 ? 'passed' : 'failed',
+      status: leftovers.length > 0 ? 'leftovers' : blind ? 'unknown' : 'clean',
       detail:
-        problems.length === 0
-          ? `${name} for ${all.length} workspaces; each second call was harmless${workspacesRemoved ? '; workspace directories removed' : ''}`
-          : (problems[0] as string),
-      calls,
-      ...(workspacesRemoved ? { workspacesRemoved } : {}),
-    };
-  }
-
-  function decide(): { verdict: Verdict; exitCode: ExitCode; reason: string } {
-    const leaks = failures.filter((f) => f.kind === 'leak');
-    if (leaks.length > 0) {
-      const leakyRounds = new Set(leaks.map((l) => l.round)).size;
-      const first = leaks[0] as Failure;
-      const stopped = fatal ? `; also ${fatal}` : '';
-      return {
-        verdict: 'leak',
-        exitCode: 1,
-        reason: oneLine(`leak in ${leakyRounds} of ${plural(rounds.length, 'round')}: ${first.message}${stopped}`, 400),
-      };
-    }
-    if (fatal) return { verdict: 'error', exitCode: 2, reason: oneLine(fatal, 400) };
-    if (failures.length > 0) {
-      const first = failures[0] as Failure;
-      const more = failures.length > 1 ? ` (+${failures.length - 1} more)` : '';
-      return { verdict: 'fail', exitCode: 1, reason: oneLine(`${first.message}${more}`, 400) };
-    }
-    const wsNote = settings.workspaceRoot ? '; every workspace held only its own files' : '';
-    const tdNote =
-      teardown.status === 'passed' ? `; teardown ${teardown.tool} idempotent` : teardown.status === 'absent' ? '; no teardown tool' : '';
-    return {
-      verdict: 'pass',
-      exitCode: 0,
-      reason: `${plural(rounds.length, 'round')}, ${plural(sessions.length, 'session')}: no session observed another and each got its own marker back${wsNote}${tdNote}`,
+        leftovers.length > 0
+          ? `${leftovers.length} of this run's markers may still be there after cleanup${used.length > 0 ? ` (${used.join(', ')})` : ''}: first ${leftovers[0]?.marker}, seen by ${leftovers[0]?.seenBy}`
+          : blind
+            ? 'the server lists no tool that lists or removes what the probe sent, so the probe cannot tell what is left'
+            : `${used.length > 0 ? `removed what the calls created through ${used.join(', ')}; ` : ''}nothing of this run is left that the probe can see${inScratch.length + inMemory.length > 0 ? ' (see below for what went with the scratch directory or the process)' : ''}`,
+      tools: used,
+      leftovers,
+      notes,
+      scratch: null,
     };
   }
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-function listNames(names: readonly string[]): string {
-  if (names.length <= 2) return names.join(' and ');
-  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
-}
+export { SESSION_NAMES } from './markers.js';

@@ -3,6 +3,7 @@ import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ManagedProcess, type ExitInfo } from './process.js';
+import { MAX_MESSAGE_BYTES, sizeText } from './protocol.js';
 import { oneLine } from './text.js';
 
 export interface ProcessStdioTransportOptions {
@@ -12,6 +13,8 @@ export interface ProcessStdioTransportOptions {
   env?: NodeJS.ProcessEnv;
   label: string;
   onStderr?: (text: string) => void;
+  /** The largest message accepted (default MAX_MESSAGE_BYTES, as over HTTP). */
+  maxMessageBytes?: number;
 }
 
 /**
@@ -21,7 +24,9 @@ export interface ProcessStdioTransportOptions {
  * - the server runs in its own process group, so `close()` kills the whole tree it started;
  * - stderr is captured (its last line explains a crash);
  * - anything on stdout that is not a JSON-RPC message is a protocol violation that ends the connection
- *   at once, with the offending line as the reason, instead of being skipped until a timeout.
+ *   at once, with the offending line as the reason, instead of being skipped until a timeout;
+ * - one message may be as large as over HTTP (MAX_MESSAGE_BYTES); lines are framed in linear time, so a
+ *   50 MB reply costs what it costs to read it.
  */
 export class ProcessStdioTransport implements Transport {
   onclose?: () => void;
@@ -29,13 +34,19 @@ export class ProcessStdioTransport implements Transport {
   onmessage?: <T extends JSONRPCMessage>(message: T) => void;
 
   process: ManagedProcess | undefined;
-  /** The offending line, when the server wrote something that is not JSON-RPC to stdout. */
-  violation: string | undefined;
-  private buffer = '';
+  /** What went wrong, when the server wrote something that is not JSON-RPC to stdout: the offending line
+   * (shortened) and, for a message over the limit, why. */
+  violation: { line: string; why?: string } | undefined;
+  private chunks: Buffer[] = [];
+  private pendingBytes = 0;
   private closed = false;
   private closing: Promise<void> | undefined;
 
-  constructor(private readonly options: ProcessStdioTransportOptions) {}
+  private readonly limit: number;
+
+  constructor(private readonly options: ProcessStdioTransportOptions) {
+    this.limit = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+  }
 
   async start(): Promise<void> {
     if (this.process) throw new Error('already started');
@@ -66,30 +77,51 @@ export class ProcessStdioTransport implements Transport {
 
   private onStdout(chunk: Buffer): void {
     if (this.violation) return;
-    this.buffer += chunk.toString('utf8');
-    if (this.buffer.length > 10 * 1024 * 1024) {
-      this.fail(`${this.buffer.slice(0, 120)} (more than 10 MB without a newline)`);
-      return;
-    }
+    let from = 0;
     let newline: number;
-    while ((newline = this.buffer.indexOf('\n')) !== -1) {
-      const line = this.buffer.slice(0, newline).replace(/\r$/, '');
-      this.buffer = this.buffer.slice(newline + 1);
-      if (line.trim() === '') continue;
-      let message: JSONRPCMessage;
-      try {
-        message = JSONRPCMessageSchema.parse(JSON.parse(line));
-      } catch {
-        this.fail(line);
+    // Only the new chunk is searched for a newline; the bytes before it are kept as they came.
+    while ((newline = chunk.indexOf(10, from)) !== -1) {
+      const piece = chunk.subarray(from, newline);
+      const line = this.chunks.length === 0 ? piece : Buffer.concat([...this.chunks, piece]);
+      this.chunks = [];
+      this.pendingBytes = 0;
+      from = newline + 1;
+      if (line.length > this.limit) {
+        this.fail(line.subarray(0, 120).toString('utf8'), `a message larger than ${sizeText(this.limit)}, the probe's limit for one JSON-RPC message on both transports,`);
         return;
       }
-      this.onmessage?.(message);
+      if (!this.deliver(line.toString('utf8').replace(/\r$/, ''))) return;
+    }
+    if (from < chunk.length) {
+      const rest = chunk.subarray(from);
+      this.chunks.push(rest);
+      this.pendingBytes += rest.length;
+      if (this.pendingBytes > this.limit) {
+        const head = (this.chunks[0] as Buffer).subarray(0, 120).toString('utf8');
+        this.fail(head, `a message larger than ${sizeText(this.limit)}, the probe's limit for one JSON-RPC message on both transports,`);
+      }
     }
   }
 
-  private fail(line: string): void {
-    this.violation = line;
-    this.onerror?.(new Error(`not JSON-RPC on stdout: ${oneLine(line, 120)}`));
+  /** Parse and hand on one line; false when it was not JSON-RPC (the connection is then failed). */
+  private deliver(line: string): boolean {
+    if (line.trim() === '') return true;
+    let message: JSONRPCMessage;
+    try {
+      message = JSONRPCMessageSchema.parse(JSON.parse(line));
+    } catch {
+      this.fail(line);
+      return false;
+    }
+    this.onmessage?.(message);
+    return true;
+  }
+
+  private fail(line: string, why?: string): void {
+    this.violation = { line: oneLine(line, 120), ...(why ? { why } : {}) };
+    this.chunks = [];
+    this.pendingBytes = 0;
+    this.onerror?.(new Error(why ? `stdout: ${why}` : `not JSON-RPC on stdout: ${oneLine(line, 120)}`));
     void this.close();
   }
 

@@ -1,6 +1,7 @@
 /** Collapse whitespace (newlines included) and cut to `max` characters, for one-line reasons. */
 export function oneLine(text: string, max = 300): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  // only the start matters: a 50 MB reply is not collapsed whole to show 300 characters of it
+  const flat = (text.length > max * 4 + 64 ? text.slice(0, max * 4 + 64) : text).replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 

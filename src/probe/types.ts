@@ -1,3 +1,6 @@
+import type { ServerSummary } from '../summary.js';
+import type { LintNote, ProbePlan } from './planner.js';
+
 /** Options of `runProbe`. Exactly one of `command` (stdio) or `url` (Streamable HTTP) selects the target;
  * with both, `command` is an HTTP server the probe starts and stops around the run. */
 export interface ProbeOptions {
@@ -11,20 +14,20 @@ export interface ProbeOptions {
   env?: Record<string, string>;
   /** Extra HTTP headers on every request (HTTP only), e.g. an Authorization header. */
   headers?: Record<string, string>;
-  /** Number of independent sessions (default 2). */
+  /** Number of independent sessions, 2–25 (default 2). */
   sessions?: number;
   /** stdio only: also start a second server process with one more session, to catch leaks through
    * the disk between processes (default true). */
   secondProcess?: boolean;
-  /** Tool to probe; default: the only tool with a command-like string argument. */
+  /** Probe only this tool (default: every tool, planned from the schemas). */
   tool?: string;
-  /** Arguments template (JSON text or object) with `{marker}` and `{workspace}` placeholders. */
+  /** Arguments template for `tool` (JSON text or object) with `{marker}` and `{workspace}` placeholders. */
   args?: string | Record<string, unknown>;
   /** Teardown tool name; `false` to skip teardown; default: found by name. */
   teardown?: string | false;
   /** Teardown arguments template with a `{workspace}` placeholder. */
   teardownArgs?: string | Record<string, unknown>;
-  /** Rounds of concurrent calls (default 5). */
+  /** Rounds (default 3); each round is a concurrent pass and a sequential pass. */
   rounds?: number;
   /** Per-call timeout in ms (default 20 000). */
   callTimeoutMs?: number;
@@ -34,23 +37,37 @@ export interface ProbeOptions {
   timeoutMs?: number;
   /** Directory under which the server creates `<workspace>` directories; enables the workspace check. */
   workspaceRoot?: string;
+  /** Call tools annotated destructiveHint or named delete/remove/drop/kill/… (default false). */
+  allowDestructive?: boolean;
+  /** Call tools annotated openWorldHint, named send/push/fetch/…, or taking URLs and hosts (default false). */
+  allowOpenWorld?: boolean;
+  /** Remove what the probe's calls created, through the server's own tools (default true). */
+  cleanup?: boolean;
+  /** Start the server with HOME (and XDG_*) in the probe's scratch directory too (default: only TMPDIR). */
+  scratchHome?: boolean;
+  /** Only make the plan: start the server, list its tools, call nothing. */
+  planOnly?: boolean;
+  /** The lint's model of the server (what `report --format json` emits as `summary`). */
+  summary?: ServerSummary;
+  /** Lint this directory first (child process) and plan from its summary; implies the summary. */
+  source?: string;
+  /** With `source`: the whole-server (type-checked) lint. */
+  typeChecked?: boolean;
   /** Aborts the run (reported as an error, exit 2). */
   signal?: AbortSignal;
   /** Receives the stderr of every server process the probe starts. */
   onServerStderr?: (text: string, label: string) => void;
-  /** Called after every round. */
-  onRound?: (round: RoundResult) => void;
+  /** Called after every pass. */
+  onPass?: (pass: PassSummary) => void;
 }
 
-export type Verdict = 'pass' | 'leak' | 'fail' | 'error';
-export type ExitCode = 0 | 1 | 2;
+export type Verdict = 'leak' | 'isolated' | 'inconclusive' | 'error';
+export type ExitCode = 0 | 1 | 2 | 3;
 
 export interface TargetInfo {
   transport: 'stdio' | 'http';
-  /** Server command line, when the probe started the server. */
   command?: string[];
   url?: string;
-  /** Working directory the server was started in. */
   cwd?: string;
 }
 
@@ -61,50 +78,69 @@ export interface ConnectionInfo {
   sessionId?: string;
   serverInfo?: { name: string; version: string };
   connectMs: number;
+  /** The server asked this connection for its roots (roots/list). */
+  rootsRequested?: boolean;
 }
 
 export interface SessionInfo {
   name: string;
-  /** Markers of this session look like `<name>-<round>-<runId>`. */
+  /** Markers of this session: `mcpsl-<run>-<name>-<step>-<slot>`. */
   markerPattern: string;
+  /** Its scope argument value. */
   workspace: string;
+  /** Its own directory (path arguments point inside it). */
+  dir: string;
   connection: string;
 }
 
-export type CallOutcome = 'result' | 'tool-error' | 'rpc-error' | 'timeout' | 'transport-error' | 'aborted';
+export type CallOutcome = 'result' | 'tool-error' | 'rpc-error' | 'timeout' | 'transport-error' | 'aborted' | 'invalid-args' | 'not-sent';
+export type CallMode = 'own' | 'cross' | 'teardown' | 'cleanup' | 'residue';
+export type Pass = 'concurrent' | 'sequential';
 
 export interface CallRecord {
+  /** Order in which calls were sent. */
+  seq: number;
   session: string;
-  marker: string;
   connection: string;
+  tool: string;
+  mode: CallMode;
+  /** cross: whose key the call was given. */
+  target?: string;
+  /** 0 after the rounds (teardown, cleanup, residue). */
+  round: number;
+  pass?: Pass;
+  step: number;
+  variant: 'full' | 'minimal' | 'user';
   arguments: Record<string, unknown>;
+  /** Probe markers in the request. */
+  sent: string[];
   outcome: CallOutcome;
-  /** ms after the round started that the call was sent, and how long it took. */
+  /** ms after the run started, and how long the call took. */
   startMs: number;
   durationMs: number;
-  /** Start of what came back (text content, structured content, or the error message). */
+  /** Start of what came back (text, resources, structured content, or the error message). */
   excerpt: string;
-  /** Markers of other sessions found in what came back. */
-  foreignMarkers: string[];
-  ownMarker: boolean;
+  /** Probe markers in what came back (lowercase). */
+  markers: string[];
+  /** What came back around the first marker that is not the caller's. */
+  context?: string;
   error?: string;
 }
 
-export type AssertionKind = 'isolation' | 'own-marker' | 'workspace';
-export type AssertionStatus = 'passed' | 'failed' | 'not-run';
-
-export interface AssertionResult {
-  kind: AssertionKind;
-  /** e.g. "alpha did not observe bravo", "alpha got its own marker back". */
-  name: string;
-  session: string;
-  other?: string;
-  status: AssertionStatus;
-  detail?: string;
+export interface PassSummary {
+  round: number;
+  pass: Pass;
+  step: number;
+  calls: number;
+  answered: number;
+  durationMs: number;
+  /** Calls whose reply held a marker that is not the caller's. */
+  foreign: number;
 }
 
 export interface WorkspaceCheck {
   session: string;
+  round: number;
   dir: string;
   exists: boolean;
   files: number;
@@ -112,14 +148,30 @@ export interface WorkspaceCheck {
   foreignMarkers: { marker: string; file: string }[];
 }
 
-export interface RoundResult {
-  round: number;
-  markers: Record<string, string>;
-  durationMs: number;
-  calls: CallRecord[];
-  assertions: AssertionResult[];
-  workspaces?: WorkspaceCheck[];
-  passed: boolean;
+export interface ProtocolFault {
+  connection: string;
+  kind: 'duplicate-reply' | 'unknown-id' | 'not-json-rpc';
+  id?: string | number | null;
+  detail: string;
+}
+
+export interface TransportExchange {
+  session: string;
+  id: number;
+  outcome: 'reply' | 'no-reply' | 'error';
+  /** Markers in the reply. */
+  markers: string[];
+  excerpt: string;
+}
+
+export interface TransportCheck {
+  /** The tool call repeated with the same JSON-RPC id in every session at once, or ping. */
+  call: string;
+  bursts: number;
+  exchanges: TransportExchange[];
+  /** One line: what it showed. */
+  summary: string;
+  status: 'crossed' | 'clean' | 'lost-replies' | 'not-run';
 }
 
 export interface TeardownCall {
@@ -142,25 +194,80 @@ export interface TeardownResult {
   workspacesRemoved?: Record<string, boolean>;
 }
 
-export interface Failure {
-  kind: 'leak' | 'own-marker' | 'workspace' | 'teardown';
-  round?: number;
-  session?: string;
+export interface Leftover {
+  marker: string;
+  /** Where it was seen: a tool's reply (and connection). */
+  seenBy: string;
+  /** Seen through a call whose arguments point into the probe's scratch directory: removed with it. */
+  inScratch?: true;
+}
+
+export interface CleanupResult {
+  status: 'clean' | 'leftovers' | 'unknown' | 'skipped' | 'not-run';
+  detail: string;
+  /** Calls made to clean up, by tool. */
+  tools: string[];
+  leftovers: Leftover[];
+  /** What the probe could not clean up, and why. */
+  notes: string[];
+  scratch: { dir: string; removed: boolean } | null;
+}
+
+export interface Evidence {
+  kind: 'cross-session' | 'earlier-run' | 'transport' | 'workspace';
+  /** The session that saw it. */
+  observer: string;
+  /** Whose marker: a session of this run, or `run <id>` for an earlier run. */
+  owner: string;
+  marker: string;
+  via: { tool: string; mode: CallMode | 'transport' | 'workspace'; round: number; pass?: Pass; connection: string; seq?: number };
+  writtenBy?: { tool: string; session: string; round: number; pass?: Pass; connection: string };
+  /** Every tool of the owner that sent the marker (they share a step's key). */
+  writers?: string[];
+  /** The lint's line for the writer, with --source. */
+  lint?: string;
+  /** How many calls showed the same thing. */
+  occurrences: number;
+  /** What came back, around the marker. */
+  context?: string;
   message: string;
 }
 
-export interface ProbeResult {
-  probe: { name: string; version: string };
+export interface PairResult {
+  writer: string;
+  reader: string;
+  origin: 'lint' | 'schema';
+  status: 'leak' | 'isolated' | 'not-exercised';
+  /** Ordered session pairs checked (writer's session → reader's session), e.g. `alpha→bravo`. */
+  orders: string[];
+  concurrent: boolean;
+  sequential: boolean;
+  /** The reader returned the writer's own data to the writer's session (the pair carries data at all). */
+  carries: boolean;
+  why?: string;
+}
+
+export interface Judgement {
   verdict: Verdict;
   exitCode: ExitCode;
-  /** One line: why this verdict. */
   reason: string;
+  evidence: Evidence[];
+  pairs: PairResult[];
+  /** Per session: did it get its own marker back, and through which tool. */
+  ownMarkers: Record<string, { returned: boolean; via?: string }>;
+  /** Why the verdict cannot be `isolated` (empty for isolated and leak). */
+  inconclusive: string[];
+  /** What to pass to make it conclusive. */
+  toConclude: string[];
+  lint: LintNote[];
+}
+
+export interface ProbeResult extends Judgement {
+  probe: { name: string; version: string };
   target: TargetInfo;
   /** How the sessions were laid out, in one sentence. */
   design: string;
   runId: string;
-  tool: { name: string; selectedBy: 'option' | 'auto'; commandArgument?: string; workspaceArgument?: string } | null;
-  argsTemplate: Record<string, unknown> | null;
   settings: {
     rounds: number;
     sessions: number;
@@ -169,19 +276,29 @@ export interface ProbeResult {
     connectTimeoutMs: number;
     timeoutMs: number;
     workspaceRoot: string | null;
+    allowDestructive: boolean;
+    allowOpenWorld: boolean;
+    cleanup: boolean;
+    scratchHome: boolean;
   };
+  plan: ProbePlan | null;
   sessions: SessionInfo[];
   connections: ConnectionInfo[];
-  rounds: RoundResult[];
+  passes: PassSummary[];
+  calls: CallRecord[];
+  transport?: TransportCheck;
+  protocolFaults: ProtocolFault[];
+  workspaces: WorkspaceCheck[];
   teardown: TeardownResult;
-  failures: Failure[];
+  cleanup: CleanupResult;
   warnings: string[];
-  /** The error that stopped the run, when the verdict is 'error'. */
+  /** The error that stopped the run. */
   error?: string;
   timings: {
     startedAt: string;
     finishedAt: string;
     totalMs: number;
+    lintMs: number;
     connectMs: number;
     roundsMs: number;
     teardownMs: number;

@@ -1,6 +1,6 @@
 import { lstat, open, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { findForeignMarkers } from './markers.js';
+import { findMarkers } from './markers.js';
 import type { WorkspaceCheck } from './types.js';
 
 const MAX_FILES = 2000;
@@ -18,18 +18,12 @@ async function readHead(file: string): Promise<string> {
 }
 
 /**
- * Look through a session's workspace directory: it must exist, hold the session's own marker from this
- * round, and hold no other session's marker in any file (first MB of up to 2000 regular files; symlinks
- * are not followed).
+ * Look through a session's workspace directory: it must exist, hold one of the session's own markers of this run,
+ * and hold no other probe marker (another session's, or an earlier run's) in any file or file name (first MB of up to
+ * 2000 regular files; symlinks are not followed).
  */
-export async function checkWorkspace(
-  session: string,
-  dir: string,
-  ownMarker: string,
-  others: readonly string[],
-  runId: string,
-): Promise<WorkspaceCheck> {
-  const check: WorkspaceCheck = { session, dir, exists: false, files: 0, ownMarker: false, foreignMarkers: [] };
+export async function checkWorkspace(session: string, dir: string, round: number, runId: string): Promise<WorkspaceCheck> {
+  const check: WorkspaceCheck = { session, round, dir, exists: false, files: 0, ownMarker: false, foreignMarkers: [] };
   try {
     if (!(await lstat(dir)).isDirectory()) return check;
   } catch {
@@ -56,9 +50,9 @@ export async function checkWorkspace(
         } catch {
           continue;
         }
-        if (text.includes(ownMarker)) check.ownMarker = true;
-        for (const marker of findForeignMarkers(text, others, runId)) {
-          check.foreignMarkers.push({ marker, file: path.relative(dir, full) });
+        for (const m of findMarkers(`${entry.name}\n${text}`)) {
+          if (!m.legacy && m.run === runId && m.session === session) check.ownMarker = true;
+          else check.foreignMarkers.push({ marker: m.text, file: path.relative(dir, full) });
         }
       }
     }

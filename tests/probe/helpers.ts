@@ -134,15 +134,14 @@ export function errorLine(run: CliRun): string {
   return lines[0] as string;
 }
 
-/** Statuses of one assertion kind across rounds, e.g. failed isolation assertions as "round:session->other". */
-export function failedAssertions(result: ProbeResult, kind: 'isolation' | 'own-marker' | 'workspace'): string[] {
-  return result.rounds.flatMap((r) =>
-    r.assertions
-      .filter((a) => a.kind === kind && a.status === 'failed')
-      .map((a) => `${r.round}:${a.session}${a.other ? `->${a.other}` : ''}`),
-  );
+/** The leaks found, as "owner>observer via reader" (cross-session evidence), sorted and deduplicated. */
+export function leaks(result: ProbeResult): string[] {
+  return [...new Set(result.evidence.filter((e) => e.kind === 'cross-session').map((e) => `${e.owner}>${e.observer} via ${e.via.tool}`))].sort();
 }
 
-export function assertionStatuses(result: ProbeResult, kind: 'isolation' | 'own-marker' | 'workspace'): string[] {
-  return [...new Set(result.rounds.flatMap((r) => r.assertions.filter((a) => a.kind === kind).map((a) => a.status)))];
+/** Every session that got its own marker back. */
+export function ownBack(result: ProbeResult): string[] {
+  return Object.entries(result.ownMarkers)
+    .filter(([, v]) => v.returned)
+    .map(([k]) => k);
 }

@@ -4,11 +4,10 @@ import { createServer as createNetServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  assertionStatuses,
   cli,
   errorLine,
-  failedAssertions,
   fixture,
+  leaks,
   newTag,
   processesWith,
   scratchDir,
@@ -42,11 +41,11 @@ afterAll(() => {
 const json = ['--format', 'json'];
 
 describe.concurrent('probe over Streamable HTTP: verdicts', () => {
-  it('passes the clean command runner (one McpServer + transport per session), with three sessions', async ({ onTestFinished }) => {
+  it('isolated: the clean command runner (one McpServer + transport per session), with three sessions', async ({ onTestFinished }) => {
     const server = await serve('clean.mjs', [], 'clean', onTestFinished);
     const run = await cli([...json, '--url', server.url, '--rounds', '2', '--sessions', '3', '--workspace-root', RUNS_ROOT]);
     const result = run.json!;
-    expect({ code: run.code, verdict: result.verdict }).toEqual({ code: 0, verdict: 'pass' });
+    expect({ code: run.code, verdict: result.verdict }).toEqual({ code: 0, verdict: 'isolated' });
     expect(result.target).toEqual({ transport: 'http', url: server.url });
     expect(result.settings.secondProcess).toBe(false);
     expect(result.sessions.map((s) => `${s.name}@${s.connection}`)).toEqual([
@@ -58,63 +57,82 @@ describe.concurrent('probe over Streamable HTTP: verdicts', () => {
     const ids = result.connections.map((c) => c.sessionId);
     expect(ids).toHaveLength(3);
     expect(new Set(ids).size).toBe(3);
-    // per round: 6 isolation + 3 own-marker + 3 workspace assertions, all passed
-    expect(result.rounds.map((r) => [r.passed, r.assertions.length, r.assertions.every((a) => a.status === 'passed')])).toEqual([
-      [true, 12, true],
-      [true, 12, true],
+    expect(result.pairs[0]?.orders).toEqual(['alpha→bravo', 'alpha→charlie', 'bravo→alpha', 'bravo→charlie', 'charlie→alpha', 'charlie→bravo']);
+    // the same JSON-RPC ids from every session at once, three times: each got its own reply
+    expect(result.transport).toMatchObject({ call: 'tools/call run_command', bursts: 3, status: 'clean' });
+    expect(result.transport!.exchanges.map((x) => `${x.session}:${x.id}:${x.outcome}`)).toEqual([
+      'alpha:900001:reply', 'bravo:900001:reply', 'charlie:900001:reply',
+      'alpha:900002:reply', 'bravo:900002:reply', 'charlie:900002:reply',
+      'alpha:900003:reply', 'bravo:900003:reply', 'charlie:900003:reply',
     ]);
     expect(result.teardown).toMatchObject({ status: 'passed', tool: 'teardown_workspace', workspacesRemoved: { alpha: true, bravo: true, charlie: true } });
     for (const s of result.sessions) expect(existsSync(path.join(RUNS_ROOT, s.workspace))).toBe(false);
+    expect(result.protocolFaults).toEqual([]);
   });
 
-  it('finds the module-level "current workspace" race across sessions', async ({ onTestFinished }) => {
+  it('leak: the module-level "current workspace" race across sessions', async ({ onTestFinished }) => {
     const server = await serve('current-workspace.mjs', [], 'current', onTestFinished);
     const run = await cli([...json, '--url', server.url, '--rounds', '2', '--workspace-root', RUNS_ROOT]);
     expect({ code: run.code, verdict: run.json!.verdict }).toEqual({ code: 1, verdict: 'leak' });
-    const leaks = failedAssertions(run.json!, 'isolation');
-    expect(leaks.length).toBeGreaterThan(0);
-    expect(leaks.every((l) => /alpha->bravo|bravo->alpha/.test(l))).toBe(true);
+    expect(leaks(run.json!).every((l) => /^(alpha>bravo|bravo>alpha) via run_command$/.test(l))).toBe(true);
+    expect(leaks(run.json!).length).toBeGreaterThan(0);
+    // the tool leaks, the transport does not: replies sent with the same id never crossed
+    expect(run.json!.transport?.status).toBe('clean');
   });
 
-  it('finds output read back through a fixed path', async ({ onTestFinished }) => {
+  it('leak: output read back through a fixed path', async ({ onTestFinished }) => {
     const server = await serve('fixed-path.mjs', [], 'fixed', onTestFinished);
     const run = await cli([...json, '--url', server.url, '--rounds', '2']);
     expect({ code: run.code, verdict: run.json!.verdict }).toEqual({ code: 1, verdict: 'leak' });
-    expect(failedAssertions(run.json!, 'isolation').length).toBeGreaterThan(0);
+    expect(leaks(run.json!).length).toBeGreaterThan(0);
   });
 
-  it('finds per-session notes filed under the wrong session', async ({ onTestFinished }) => {
+  it('leak: per-session notes filed under the wrong session, unaided', async ({ onTestFinished }) => {
     const server = await serve('session-notes.mjs', [], 'notes', onTestFinished);
-    const run = await cli([...json, '--url', server.url, '--rounds', '2', '--tool', 'add_note', '--args', '{"text":"{marker}"}']);
+    const run = await cli([...json, '--url', server.url, '--rounds', '2']);
     expect({ code: run.code, verdict: run.json!.verdict }).toEqual({ code: 1, verdict: 'leak' });
-    expect(failedAssertions(run.json!, 'isolation').length).toBeGreaterThan(0);
+    expect(leaks(run.json!).some((l) => / via add_note$/.test(l))).toBe(true);
+    // each reply still holds the caller's own note: the tool leaks, the transport routes correctly
+    expect(run.json!.evidence.some((e) => e.kind === 'transport')).toBe(false);
   });
 
-  it('fails a server that returns nothing', async ({ onTestFinished }) => {
+  it('isolated and leak: notes per workspace, and one notebook for all, with several tools', async ({ onTestFinished }) => {
+    const scoped = await serve('notes.mjs', [], 'notes-scoped', onTestFinished);
+    const shared = await serve('notes.mjs', ['--shared'], 'notes-shared', onTestFinished);
+    const [a, b] = await Promise.all([cli([...json, '--url', scoped.url, '--rounds', '1']), cli([...json, '--url', shared.url, '--rounds', '1'])]);
+    expect({ code: a.code, verdict: a.json!.verdict }).toEqual({ code: 0, verdict: 'isolated' });
+    expect({ code: b.code, verdict: b.json!.verdict }).toEqual({ code: 1, verdict: 'leak' });
+    expect(leaks(b.json!)).toEqual([
+      'alpha>bravo via list_notes', 'alpha>bravo via read_note', 'alpha>bravo via search_notes',
+      'bravo>alpha via list_notes', 'bravo>alpha via read_note', 'bravo>alpha via search_notes',
+    ]);
+  });
+
+  it('inconclusive: a server that returns nothing', async ({ onTestFinished }) => {
     const server = await serve('empty.mjs', [], 'empty', onTestFinished);
     const run = await cli([...json, '--url', server.url, '--rounds', '1']);
-    expect({ code: run.code, verdict: run.json!.verdict }).toEqual({ code: 1, verdict: 'fail' });
-    expect(assertionStatuses(run.json!, 'isolation')).toEqual(['passed']);
-    expect(failedAssertions(run.json!, 'own-marker')).toEqual(['1:alpha', '1:bravo']);
+    expect({ code: run.code, verdict: run.json!.verdict }).toEqual({ code: 3, verdict: 'inconclusive' });
+    expect(run.json!.evidence).toEqual([]);
+    expect(run.json!.ownMarkers).toEqual({ alpha: { returned: false }, bravo: { returned: false } });
   });
 });
 
 describe.concurrent('probe over Streamable HTTP: one McpServer shared by every session (GHSA-345p-7cg4-v4c7)', () => {
-  it('reports the leak when replies go to the session that connected last', async ({ onTestFinished }) => {
+  it('names the transport-level leak: a reply sent to one session answers another\'s request with the same id', async ({ onTestFinished }) => {
     const server = await serve('shared-server.mjs', [], 'shared', onTestFinished);
-    const run = await cli([...json, '--url', server.url, '--rounds', '3', '--call-timeout', '1500ms']);
+    const run = await cli([...json, '--url', server.url, '--rounds', '1', '--call-timeout', '1500ms']);
     const result = run.json!;
     expect({ code: run.code, verdict: result.verdict }).toEqual({ code: 1, verdict: 'leak' });
-    // bravo connected last: every reply goes to it, so it reads alpha's output and alpha gets nothing.
-    // A timeout while the other session is answered does not stop the run: every round ran.
-    expect(result.rounds).toHaveLength(3);
-    expect(failedAssertions(result, 'isolation').every((l) => l.endsWith(':bravo->alpha'))).toBe(true);
-    expect(failedAssertions(result, 'isolation').length).toBeGreaterThan(0);
-    expect(result.rounds.map((r) => r.calls.find((c) => c.session === 'alpha')!.outcome)).toEqual(['timeout', 'timeout', 'timeout']);
+    expect(result.transport?.status).toBe('crossed');
+    // bravo connected last: every reply goes to it, so it reads alpha's reply and alpha gets none
+    expect(result.evidence[0]).toMatchObject({ kind: 'transport', observer: 'bravo', owner: 'alpha' });
     expect(result.reason).toMatch(
-      /^leak in [123] of 3 rounds: round [123]: bravo received alpha's marker alpha-[123]-[0-9a-f]{8}; also round 1: alpha got no answer to tools\/call within 1\.50 s \(--call-timeout\) while bravo was answered$/,
+      /^leak in 1 of 1 round: replies cross between HTTP sessions: bravo's request id 90000\d \(tools\/call run_command\) was answered with session alpha's reply \(mcpsl-[0-9a-f]{8}-alpha-\d+-k0\), sent with the same id at the same moment: one MCP server or transport serves every connection \(the lint's no-shared-server-connection\)/,
     );
-    expect(result.teardown.status).toBe('not-run');
+    expect(result.transport!.exchanges.filter((x) => x.session === 'alpha').map((x) => x.outcome)).toEqual(['no-reply']);
+    // the rounds saw it too: alpha's call went unanswered while bravo got alpha's output
+    expect(result.calls.find((c) => c.session === 'alpha' && c.round === 1)?.outcome).toBe('timeout');
+    expect(leaks(result)).toEqual(['alpha>bravo via run_command']);
   });
 
   it('with the advisory code as written, SDK 1.32.2 refuses the second session: a clear failure', async ({ onTestFinished }) => {
@@ -176,6 +194,7 @@ describe.concurrent('probe over Streamable HTTP: server started by the probe', (
       '--', process.execPath, fixture('clean.mjs'), '--http', String(port),
     ]);
     expect(run.code).toBe(0);
+    expect(run.json!.verdict).toBe('isolated');
     expect(run.json!.target.command?.slice(1)).toEqual([fixture('clean.mjs'), '--http', String(port)]);
     expect(processesWith(tag)).toEqual([]);
   });
