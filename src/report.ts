@@ -11,7 +11,7 @@ import { rules as pluginRules } from '../rules/index.js';
 import { describeValue, getDefinitionRecords, type DefinitionRecord, type Field, type SourceNode } from './analysis/definitions.js';
 import { getServerModel } from './analysis/model.js';
 import { PREFIX } from './configs.js';
-import { createESLint, inputProblem, LINT_OPTIONS, UsageError } from './cli.js';
+import { createESLint, inputProblem, LINT_OPTIONS, UsageError } from './session.js';
 import plugin from './index.js';
 
 const USAGE = `Usage: mcp-stateless report [options] [paths...]
