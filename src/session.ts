@@ -3,8 +3,8 @@
 // import this module; neither imports the other's set-up.
 import { ESLint, type Linter } from 'eslint';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import tsParser from '@typescript-eslint/parser';
 import { PREFIX } from './configs.js';
 import plugin from './index.js';
 
@@ -20,6 +20,20 @@ export const LINT_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/**
+ * typescript-eslint's parser, loaded on the first TypeScript file: it loads TypeScript, which a project of plain
+ * JavaScript files neither needs nor should pay for.
+ */
+const requireHere = createRequire(import.meta.url);
+let tsParser: Linter.Parser | undefined;
+const lazyTsParser = {
+  meta: { name: 'typescript-eslint/parser', version: (requireHere('@typescript-eslint/parser/package.json') as { version: string }).version },
+  parseForESLint(code: string, options?: Linter.ParserOptions) {
+    tsParser ??= requireHere('@typescript-eslint/parser') as Linter.Parser;
+    return (tsParser as { parseForESLint: (c: string, o?: Linter.ParserOptions) => Linter.ESLintParseResult }).parseForESLint(code, options);
+  },
+} satisfies Linter.Parser;
+
 /** The zero-config flat config: TypeScript and JavaScript sources, with the plugin's config on top. */
 export function zeroConfig(strict: boolean, typeChecked = false, root = process.cwd()): Linter.Config[] {
   const name = `${strict ? 'strict' : 'recommended'}${typeChecked ? '-type-checked' : ''}` as const;
@@ -28,7 +42,7 @@ export function zeroConfig(strict: boolean, typeChecked = false, root = process.
     // The project's own disable comments name rules this zero config does not run: whether they are still needed is
     // not ours to judge.
     { linterOptions: { reportUnusedDisableDirectives: 'off' } },
-    { files: ['**/*.{ts,mts,cts,tsx}'], languageOptions: { parser: tsParser as Linter.Parser, parserOptions: typeChecked ? { tsconfigRootDir: root } : {} } },
+    { files: ['**/*.{ts,mts,cts,tsx}'], languageOptions: { parser: lazyTsParser, parserOptions: typeChecked ? { tsconfigRootDir: root } : {} } },
     { files: ['**/*.{jsx,tsx}'], languageOptions: { parserOptions: { ecmaFeatures: { jsx: true } } } },
     // Whole-server analysis reads the TypeScript program; plain JavaScript files keep the single-file rules.
     ...(typeChecked ? [{ ...(strict ? plugin.configs.strict : plugin.configs.recommended)[0], files: ['**/*.{js,mjs,cjs,jsx}'] }] : []),
