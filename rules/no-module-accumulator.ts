@@ -24,7 +24,6 @@ export default createRule<Options, MessageId>({
         '{{binding}}; {{handler}} mutates it here ({{what}}), so concurrent callers observe each other\'s data. Keep it per call, or key it by the caller\'s scope argument (workspace, run id).',
     },
     schema: [],
-    defaultOptions: [],
   },
   create(context) {
     return {

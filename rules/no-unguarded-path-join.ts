@@ -68,7 +68,7 @@ export default createRule<Options, MessageId>({
           if (t.unsound) {
             if (unsoundReported.has(t.unsound.node)) continue;
             unsoundReported.add(t.unsound.node);
-            context.report({ node: t.unsound.node, messageId: 'unsoundGuard', data: { ...data, reason: t.unsound.reason } });
+            context.report({ node: t.unsound.node, messageId: 'unsoundGuard', data: { handler: data.handler, path: data.path, call: data.call, reason: t.unsound.reason } });
           } else context.report({ node: s.node, messageId: 'unguarded', data });
         }
       },
