@@ -140,6 +140,18 @@ describe('vscode-eslint-language-server with the README settings (ESLint 10)', (
       expect(applied.flatMap(newTexts)).toEqual([', env: { ...process.env, HOME: cwd, TMPDIR: cwd }']);
       // Never an autofix: nothing for this rule is offered as a fix-all.
       expect(actions.filter((a) => a.kind?.startsWith('source.fixAll'))).toEqual([]);
+      // Which findings offer a suggestion (besides ESLint's own "disable" and "show documentation" actions).
+      const offering: string[] = [];
+      for (const d of report.items) {
+        const all = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: d.range, context: { diagnostics: [d], only: ['quickfix'] } });
+        const own = all.filter((a) => a.diagnostics?.[0]?.range.start.line === d.range.start.line && a.diagnostics?.[0]?.code === d.code && !/^(Disable|Show documentation)/.test(a.title));
+        if (own.length) offering.push(`${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code}`);
+      }
+      expect(offering.sort()).toEqual([
+        '23:19 mcp-stateless/require-child-process-isolation',
+        '23:55 mcp-stateless/no-unguarded-path-join',
+        '52:17 mcp-stateless/no-unguarded-path-join',
+      ]);
     } finally {
       await client.close();
     }
