@@ -3,8 +3,10 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const bin = path.join(root, 'bin/mcp-stateless.js');
@@ -17,13 +19,37 @@ interface Run {
   stderr: string;
 }
 
-async function cli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
+/**
+ * The CLI's `main`, in this process (what bin/mcp-stateless.js calls, without starting node and ESLint for each run);
+ * `spawn: true` runs the real bin instead.
+ */
+async function cli(args: string[], options: { env?: NodeJS.ProcessEnv; spawn?: boolean } = {}): Promise<Run> {
+  if (options.spawn) {
+    try {
+      const { stdout, stderr } = await execFileP('node', [bin, ...args], { cwd: root, env: { ...process.env, ...options.env } });
+      return { code: 0, stdout, stderr };
+    } catch (e) {
+      const err = e as { code: number; stdout: string; stderr: string };
+      return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+    }
+  }
+  const saved = Object.fromEntries(Object.keys(options.env ?? {}).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, options.env);
+  const collect = () => {
+    const chunks: string[] = [];
+    const stream = new Writable({ write: (c: Buffer | string, _e, done) => (chunks.push(c.toString()), done()) });
+    return { stream, text: () => chunks.join('') };
+  };
+  const out = collect();
+  const err = collect();
   try {
-    const { stdout, stderr } = await execFileP('node', [bin, ...args], { cwd: options.cwd ?? root, env: { ...process.env, ...options.env } });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+    const code = await main(args, out.stream, err.stream);
+    return { code, stdout: out.text(), stderr: err.text() };
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
   }
 }
 
@@ -49,13 +75,13 @@ const LEAKY_COUNT = 17;
 
 describe('mcp-stateless CLI for CI', () => {
   it('--version prints the plugin and ESLint versions', async () => {
-    const run = await cli(['--version']);
+    const run = await cli(['--version'], { spawn: true });
     expect(run).toEqual({ code: 0, stdout: `eslint-plugin-mcp-stateless ${pkg.version} (ESLint ${pkg.devDependencies.eslint})\n`, stderr: '' });
     expect((await cli(['-v'])).stdout).toBe(run.stdout);
   });
 
   it('--format sarif gives SARIF 2.1.0 from the maintained formatter, with a help link per rule', async () => {
-    const run = await cli(['--format', 'sarif', LEAKY]);
+    const run = await cli(['--format', 'sarif', LEAKY], { spawn: true });
     expect(run.code).toBe(1);
     const sarif = JSON.parse(run.stdout) as {
       version: string;
@@ -151,7 +177,8 @@ describe('configuration errors are one complete line', () => {
   });
 
   it('a settings error carries the mcp-stateless prefix once, without ESLint\'s crash banner', async () => {
-    const run = await cli(['--config', path.join(tmp, 'bad-settings.config.mjs'), LEAKY]);
+    // Through the real bin: no crash banner, no stack, one line.
+    const run = await cli(['--config', path.join(tmp, 'bad-settings.config.mjs'), LEAKY], { spawn: true });
     expect(run).toEqual({
       code: 2,
       stdout: '',
