@@ -27,7 +27,6 @@ export default createRule<Options, MessageId>({
         '{{binding}}; {{writer}} assigns `{{target}}` here and {{reader}} reads it (line {{line}}), so one caller\'s value reaches another caller\'s call. Pass it in the call\'s arguments and return it in the response, or key it by the caller\'s scope argument.',
     },
     schema: [],
-    defaultOptions: [],
   },
   create(context) {
     return {

@@ -1,10 +1,12 @@
 import { getModuleModel } from '../src/analysis/door.js';
 import type { StateAccess } from '../src/analysis/state.js';
+import { AST_NODE_TYPES, type TSESLint } from '@typescript-eslint/utils';
 import { createRule } from '../src/util/create-rule.js';
 import { accessPhrase, describeBinding, firstPerBindingAndHandler, handlerPhrase } from '../src/util/describe.js';
+import { moveIntoFunction } from '../src/util/fixes.js';
 
 export type Options = [];
-export type MessageId = 'accumulator';
+export type MessageId = 'accumulator' | 'perCall';
 
 /** Does any access of this binding in handler code read it? (a counter nobody reads carries nothing between calls) */
 function isReadByHandlers(accesses: readonly StateAccess[]): boolean {
@@ -19,12 +21,13 @@ export default createRule<Options, MessageId>({
       description: 'Disallow handler code that appends to or mutates a container that outlives the call',
       recommended: 'recommended',
     },
+    hasSuggestions: true,
     messages: {
+      perCall: 'Make `{{name}}` per call: declare it at the start of the handler, so each call starts empty.',
       accumulator:
         '{{binding}}; {{handler}} mutates it here ({{what}}), so concurrent callers observe each other\'s data. Keep it per call, or key it by the caller\'s scope argument (workspace, run id).',
     },
     schema: [],
-    defaultOptions: [],
   },
   create(context) {
     return {
@@ -42,10 +45,19 @@ export default createRule<Options, MessageId>({
           // A plain counter that no handler reads carries nothing from one caller to another.
           if (a.kind === 'accumulate' && a.path.length === 0 && (a.binding.container === 'primitive' || a.binding.container === 'unset') && !isReadByHandlers(model.accessesOf(a.binding.key))) continue;
           if (!first(a)) continue;
+          const handler = model.handlerOf(a.node);
+          const decl = a.binding.decl;
+          // Only a module container that this one handler alone uses can move into it.
+          const move =
+            handler && a.binding.scope === 'module' && decl.type === AST_NODE_TYPES.VariableDeclarator
+              ? moveIntoFunction(context.sourceCode, decl.id, handler.registration.handler)
+              : null;
+          const suggest: TSESLint.SuggestionReportDescriptor<MessageId>[] = move ? [{ messageId: 'perCall', data: { name: a.binding.name }, fix: move }] : [];
           context.report({
             node: a.node,
             messageId: 'accumulator',
-            data: { binding: describeBinding(a.binding), handler: handlerPhrase(model.handlerOf(a.node)), what: accessPhrase(a) },
+            data: { binding: describeBinding(a.binding), handler: handlerPhrase(handler), what: accessPhrase(a) },
+            suggest,
           });
         }
       },

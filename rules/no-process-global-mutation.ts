@@ -19,7 +19,6 @@ export default createRule<Options, MessageId>({
         '{{handler}} changes {{what}}, which every concurrent call on this process sees. {{instead}}',
     },
     schema: [],
-    defaultOptions: [],
   },
   create(context) {
     return {

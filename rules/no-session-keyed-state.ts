@@ -18,7 +18,6 @@ export default createRule<Options, MessageId>({
         '{{binding}}; {{handler}} keys it by MCP session identity (`{{key}}`). A harness reuses one session for a whole run and a shared server serves several at once, so this passes a sequential test and leaks under interleaving. Key it by the caller\'s scope argument (workspace, run id), or keep it in the call.',
     },
     schema: [],
-    defaultOptions: [],
   },
   create(context) {
     const sourceCode = context.sourceCode;

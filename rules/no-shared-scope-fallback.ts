@@ -20,7 +20,6 @@ export default createRule<Options, MessageId>({
         "{{handler}} falls back to `{{fallback}}` ({{what}}) when `{{scope}}` is missing, so every call without a scope lands in the same place, shared with the server and each other. Fall back to a dedicated ad-hoc directory under the runs root (`path.join(RUNS_ROOT, '_adhoc')`) or reject the call.",
     },
     schema: [],
-    defaultOptions: [],
   },
   create(context) {
     return {

@@ -30,7 +30,6 @@ export default createRule<Options, MessageId>({
         FIX,
     },
     schema: [],
-    defaultOptions: [],
   },
   create(context) {
     return {

@@ -3,10 +3,11 @@ import { MODULE_OPTION_SCHEMAS, modulesOf } from '../src/analysis/options.js';
 import { getPathAnalysis, quote } from '../src/analysis/paths.js';
 import { createRule } from '../src/util/create-rule.js';
 import { handlerPhrase } from '../src/util/describe.js';
-import type { TSESTree } from '@typescript-eslint/utils';
+import { guardPathCall, guardPathVariable } from '../src/util/fixes.js';
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 
 export type Options = [{ guards?: string[]; trustImportedGuardNames?: boolean; fsModules?: string[]; processModules?: string[] }];
-export type MessageId = 'unguarded' | 'unsoundGuard';
+export type MessageId = 'unguarded' | 'unsoundGuard' | 'addGuard';
 
 export default createRule<Options, MessageId>({
   name: 'no-unguarded-path-join',
@@ -17,7 +18,9 @@ export default createRule<Options, MessageId>({
       recommended: 'recommended',
       strictOptions: [{ trustImportedGuardNames: false }],
     },
+    hasSuggestions: true,
     messages: {
+      addGuard: 'Resolve `{{name}}` and throw unless it is inside `{{root}}`.',
       unguarded:
         "{{handler}} passes `{{path}}`, built from a tool argument, to `{{call}}` with no containment check: `..` or an absolute path reaches other callers' workspaces. Resolve it under the workspace root and reject it unless it equals the root or starts with `root + path.sep` (or use a guard function).",
       unsoundGuard:
@@ -69,10 +72,16 @@ export default createRule<Options, MessageId>({
           if (t.unsound) {
             if (unsoundReported.has(t.unsound.node)) continue;
             unsoundReported.add(t.unsound.node);
-            context.report({ node: t.unsound.node, messageId: 'unsoundGuard', data: { ...data, reason: t.unsound.reason } });
-          } else context.report({ node: s.node, messageId: 'unguarded', data });
+            context.report({ node: t.unsound.node, messageId: 'unsoundGuard', data: { handler: data.handler, path: data.path, call: data.call, reason: t.unsound.reason } });
+          } else context.report({ node: s.node, messageId: 'unguarded', data, suggest: guardSuggestion(context.sourceCode, s.node) });
         }
       },
     };
   },
 });
+
+/** A containment guard where the path is built in reach: `fs.x(path.join(root, arg))` or `const p = path.join(root, arg)`. */
+function guardSuggestion(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node): TSESLint.SuggestionReportDescriptor<MessageId>[] {
+  const guard = node.type === AST_NODE_TYPES.Identifier ? guardPathVariable(sourceCode, node) : guardPathCall(sourceCode, node);
+  return guard ? [{ messageId: 'addGuard', data: { name: guard.name, root: guard.root }, fix: guard.fix }] : [];
+}

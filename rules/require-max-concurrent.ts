@@ -36,7 +36,6 @@ export default createRule<Options, MessageId>({
       useNumber: 'Use the number {{value}} instead of a string.',
     },
     schema: [],
-    defaultOptions: [],
   },
   create(context) {
     const { sourceCode } = context;
@@ -69,7 +68,7 @@ export default createRule<Options, MessageId>({
       context.report({
         node: reportNode(holderFieldLocation(record, field)),
         messageId: 'invalidMaxConcurrent',
-        data: { ...data, value: describeValue(field.value) },
+        data: { server: data.server, modelKey: data.modelKey, value: describeValue(field.value) },
         suggest: numeric
           ? [{ messageId: 'useNumber', data: { value }, fix: (fixer) => replaceWithText(fixer, field, value) }]
           : [],

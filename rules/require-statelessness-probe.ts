@@ -37,7 +37,6 @@ export default createRule<Options, MessageId>({
       useSidecar: "Register it as 'sidecar' (the default) until the statelessness probe passes.",
     },
     schema: [],
-    defaultOptions: [],
   },
   create(context) {
     const { sourceCode } = context;

@@ -1,9 +1,11 @@
-import { ESLint, type Linter } from 'eslint';
-import { existsSync } from 'node:fs';
+// `mcp-stateless [options] [paths…]`: the zero-config lint, with the options a CI job expects of ESLint.
+import { ESLint } from 'eslint';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import tsParser from '@typescript-eslint/parser';
 import plugin from './index.js';
+import { createESLint, inputProblem, LINT_OPTIONS, lintRoot, oneLine, UsageError, withoutForeignRuleErrors } from './session.js';
 
 const USAGE = `Usage: mcp-stateless [options] [paths...]
        mcp-stateless probe [options] -- <server command...>   (see: mcp-stateless probe --help)
@@ -12,87 +14,64 @@ const USAGE = `Usage: mcp-stateless [options] [paths...]
 Lints MCP server source for statelessness hazards with the plugin's recommended config; no config file needed.
 
 Options:
-  --strict            use the strict config (for servers that will register as shared)
-  --type-checked      whole-server analysis across files (recommended-type-checked / strict-type-checked);
-                      needs a tsconfig.json that includes the linted TypeScript files
-  --config <file>     use this flat config file instead (the project's own config)
-  --format <name>     stylish (default) or json
-  -h, --help          show this help
+  --strict               use the strict config (for servers that will register as shared)
+  --type-checked         whole-server analysis across files (recommended-type-checked / strict-type-checked);
+                         needs a tsconfig.json that includes the linted TypeScript files
+  --config <file>        use this flat config file instead (the project's own config)
+  -f, --format <name>    stylish (default), json, sarif (needs @microsoft/eslint-formatter-sarif), or any ESLint
+                         formatter: a built-in name or an installed eslint-formatter-<name> package (gitlab…)
+  -o, --output-file <f>  write the formatted results to this file instead of the terminal
+  --max-warnings <n>     exit 1 when there are more than n warnings
+  --quiet                report errors only (rules set to "warn" are not run)
+  -v, --version          print the plugin's and ESLint's versions
+  -h, --help             show this help
 
-Exit codes: 0 no hazards, 1 hazards found, 2 usage error or crash.`;
+Exit codes: 0 no hazards (and warnings within --max-warnings), 1 hazards found or too many warnings,
+2 usage or configuration error, files that could not be parsed, or a crash.`;
 
-export class UsageError extends Error {}
-
-/** The options the lint command takes; the report command takes the same plus its own. */
-export const LINT_OPTIONS = {
-  strict: { type: 'boolean' },
-  'type-checked': { type: 'boolean' },
-  config: { type: 'string' },
-  format: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
+/** The lint command's own options, on top of those it shares with the report command. */
+const OPTIONS = {
+  ...LINT_OPTIONS,
+  format: { type: 'string', short: 'f' },
+  'output-file': { type: 'string', short: 'o' },
+  'max-warnings': { type: 'string' },
+  quiet: { type: 'boolean' },
+  version: { type: 'boolean', short: 'v' },
 } as const;
 
-/** The zero-config flat config: TypeScript and JavaScript sources, with the plugin's config on top. */
-export function zeroConfig(strict: boolean, typeChecked = false, root = process.cwd()): ESLint.Options['overrideConfig'] {
-  const name = `${strict ? 'strict' : 'recommended'}${typeChecked ? '-type-checked' : ''}`;
-  return [
-    { ignores: ['**/node_modules/**', '**/dist/**', '**/build/**', '**/coverage/**', '**/*.d.ts'] },
-    // The project's own disable comments name rules this zero config does not run: whether they are still needed is
-    // not ours to judge.
-    { linterOptions: { reportUnusedDisableDirectives: 'off' } },
-    { files: ['**/*.{ts,mts,cts,tsx}'], languageOptions: { parser: tsParser as never, parserOptions: typeChecked ? { tsconfigRootDir: root } : {} } },
-    { files: ['**/*.{jsx,tsx}'], languageOptions: { parserOptions: { ecmaFeatures: { jsx: true } } } },
-    // Whole-server analysis reads the TypeScript program; plain JavaScript files keep the single-file rules.
-    ...((typeChecked ? [{ ...(strict ? plugin.configs.strict : plugin.configs.recommended)[0], files: ['**/*.{js,mjs,cjs,jsx}'] }] : []) as never[]),
-    ...(plugin.configs[name] as never[]),
-  ];
-}
+// The zero config moved to session.ts (shared with the report); kept importable from here.
+export { zeroConfig } from './session.js';
 
-/** ESLint ignores files outside its cwd: lint from the working directory, or from the paths' common ancestor. */
-function lintRoot(absPaths: string[]): string {
-  const here = process.cwd();
-  const inside = (p: string) => p === here || p.startsWith(here + path.sep);
-  if (absPaths.every(inside)) return here;
-  let root = path.dirname(absPaths[0]);
-  for (const p of absPaths) {
-    while (!(p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep))) root = path.dirname(root);
-  }
-  return root;
-}
+export const SARIF_FORMATTER = '@microsoft/eslint-formatter-sarif';
 
-/** Why these paths and config file cannot be linted (one line), or null. Shared by the lint and report commands. */
-export function inputProblem(paths: string[], config: string | undefined): string | null {
-  for (const p of paths) if (!existsSync(p)) return `no such file or directory: ${p}`;
-  if (config && !existsSync(config)) return `config file not found: ${config}`;
-  return null;
-}
+type FormatFn = (results: ESLint.LintResult[]) => Promise<string>;
 
 /**
- * The ESLint instance the lint and report commands lint `paths` with: the project's config file, or the zero config
- * (or a given flat config), rooted so that every path is linted; `extra` config objects go on top.
+ * The formatter for `--format`. `sarif` is Microsoft's maintained SARIF 2.1.0 formatter (an optional peer: CI installs
+ * it, the editor and pre-commit never need it), resolved from this package so the user's copy is found wherever the
+ * linted paths are; every other name goes through ESLint's own formatter loading (built-ins and eslint-formatter-*).
  */
-export function createESLint(
-  paths: string[],
-  options: { strict?: boolean; typeChecked?: boolean; config?: string; overrideConfig?: Linter.Config[] },
-  extra: Linter.Config[] = [],
-): ESLint {
-  const cwd = lintRoot(paths.map((p) => path.resolve(p)));
-  if (options.config) return new ESLint({ cwd, overrideConfigFile: path.resolve(options.config), overrideConfig: extra });
-  const base = options.overrideConfig ?? (zeroConfig(!!options.strict, !!options.typeChecked, cwd) as Linter.Config[]);
-  return new ESLint({ cwd, overrideConfigFile: true, overrideConfig: [...base, ...extra] });
+async function loadFormat(eslint: ESLint, name: string, cwd: string): Promise<FormatFn> {
+  if (name === 'sarif' || name === SARIF_FORMATTER) {
+    let sarif: (results: ESLint.LintResult[], data: unknown) => string;
+    try {
+      sarif = createRequire(import.meta.url)(SARIF_FORMATTER) as typeof sarif;
+    } catch {
+      throw new UsageError(`--format sarif needs ${SARIF_FORMATTER}: npm install --save-dev ${SARIF_FORMATTER}`);
+    }
+    return async (results) => sarif(results, { cwd, rulesMeta: eslint.getRulesMetaForResults(results) });
+  }
+  let formatter: ESLint.LoadedFormatter;
+  try {
+    formatter = await eslint.loadFormatter(name);
+  } catch {
+    throw new UsageError(`unknown format '${name}' (use stylish, json, sarif, or install eslint-formatter-${name.replace(/^eslint-formatter-/, '')})`);
+  }
+  return async (results) => formatter.format(results);
 }
 
-const FOREIGN = /^Definition for rule '(.+)' was not found\.$/;
-
-function withoutForeignRuleErrors(r: ESLint.LintResult): ESLint.LintResult {
-  const messages = r.messages.filter((m) => {
-    const match = m.ruleId && FOREIGN.exec(m.message);
-    return !(match && !m.ruleId!.startsWith('mcp-stateless/'));
-  });
-  if (messages.length === r.messages.length) return r;
-  const errorCount = messages.filter((m) => m.severity === 2).length;
-  const warningCount = messages.filter((m) => m.severity === 1).length;
-  return { ...r, messages, errorCount, warningCount, fatalErrorCount: messages.filter((m) => m.fatal).length };
+function versionLine(): string {
+  return `eslint-plugin-mcp-stateless ${plugin.meta.version} (ESLint ${ESLint.version})`;
 }
 
 export async function main(argv: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
@@ -105,50 +84,92 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
     const { reportMain } = await import('./report.js');
     return reportMain(argv.slice(1), out, err);
   }
-  let values: { strict?: boolean; 'type-checked'?: boolean; config?: string; format?: string; help?: boolean };
+  let values: {
+    strict?: boolean;
+    'type-checked'?: boolean;
+    config?: string;
+    format?: string;
+    'output-file'?: string;
+    'max-warnings'?: string;
+    quiet?: boolean;
+    version?: boolean;
+    help?: boolean;
+  };
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: LINT_OPTIONS,
-    }));
+    ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS }));
   } catch (e) {
-    err.write(`mcp-stateless: ${(e as Error).message.split('\n')[0]}\n${USAGE.split('\n')[0]}\n`);
+    err.write(`mcp-stateless: ${oneLine((e as Error).message)}\n${USAGE.split('\n')[0]}\n`);
     return 2;
   }
   if (values.help) {
     out.write(`${USAGE}\n`);
     return 0;
   }
-  const format = values.format ?? 'stylish';
-  if (format !== 'stylish' && format !== 'json') {
-    err.write(`mcp-stateless: unknown format '${format}' (use stylish or json)\n`);
+  if (values.version) {
+    out.write(`${versionLine()}\n`);
+    return 0;
+  }
+  try {
+    return await lint(positionals, values, out, err);
+  } catch (e) {
+    err.write(`mcp-stateless: ${oneLine(e instanceof Error ? e.message : String(e))}\n`);
     return 2;
   }
+}
+
+async function lint(
+  positionals: string[],
+  values: { strict?: boolean; 'type-checked'?: boolean; config?: string; format?: string; 'output-file'?: string; 'max-warnings'?: string; quiet?: boolean },
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): Promise<number> {
+  let maxWarnings = -1;
+  if (values['max-warnings'] !== undefined) {
+    if (!/^-?\d+$/.test(values['max-warnings']) || Number(values['max-warnings']) < -1) {
+      throw new UsageError(`--max-warnings takes a whole number (or -1 for no limit), got '${values['max-warnings']}'`);
+    }
+    maxWarnings = Number(values['max-warnings']);
+  }
+  const outputFile = values['output-file'];
+  if (outputFile !== undefined && (outputFile === '' || statSync(outputFile, { throwIfNoEntry: false })?.isDirectory())) {
+    throw new UsageError(`--output-file must name a file, not a directory: ${outputFile}`);
+  }
+  const format = values.format ?? 'stylish';
   const paths = positionals.length ? positionals : ['.'];
   const problem = inputProblem(paths, values.config);
-  if (problem) {
-    err.write(`mcp-stateless: ${problem}\n`);
-    return 2;
-  }
-  const eslint = createESLint(paths, { strict: values.strict, typeChecked: values['type-checked'], config: values.config });
-  let results: ESLint.LintResult[];
-  try {
-    results = await eslint.lintFiles(paths.map((p) => path.resolve(p)));
-  } catch (e) {
-    err.write(`mcp-stateless: ${(e as Error).message.split('\n')[0]}\n`);
-    return 2;
-  }
-  // Zero config knows only this plugin's rules: a project's `eslint-disable` comments for other plugins' rules are not
-  // ours to judge, so drop ESLint's "Definition for rule … was not found" for them.
+  if (problem) throw new UsageError(problem);
+  // As ESLint does: with --quiet alone, warn rules are not run; with --max-warnings too, they run and are counted.
+  const quiet = !!values.quiet;
+  const eslint = createESLint(paths, { strict: values.strict, typeChecked: values['type-checked'], config: values.config, quiet: quiet && maxWarnings < 0 });
+  const formatter = await loadFormat(eslint, format, lintRoot(paths.map((p) => path.resolve(p))));
+  let results = await eslint.lintFiles(paths.map((p) => path.resolve(p)));
   if (!values.config) results = results.map(withoutForeignRuleErrors);
-  const formatter = await eslint.loadFormatter(format);
-  const text = await formatter.format(results);
-  if (text) out.write(text.endsWith('\n') ? text : `${text}\n`);
-  const fatal = results.some((r) => r.messages.some((m) => m.fatal));
+  const shown = quiet ? ESLint.getErrorResults(results) : results;
+  const text = await formatter(shown);
+  if (outputFile !== undefined) {
+    try {
+      mkdirSync(path.dirname(path.resolve(outputFile)), { recursive: true });
+      writeFileSync(outputFile, text);
+    } catch (e) {
+      throw new UsageError(`cannot write the output file: ${oneLine((e as Error).message)}`);
+    }
+  } else if (text) {
+    out.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
   const errors = results.reduce((n, r) => n + r.errorCount, 0);
-  if (format === 'stylish' && errors === 0) out.write(`mcp-stateless: no statelessness hazards found in ${results.length} file(s).\n`);
-  if (fatal && errors === results.reduce((n, r) => n + r.messages.filter((m) => m.fatal).length, 0)) return 2;
-  return errors > 0 ? 1 : 0;
+  const warnings = results.reduce((n, r) => n + r.warningCount, 0);
+  const fatal = results.reduce((n, r) => n + r.messages.filter((m) => m.fatal).length, 0);
+  if (format === 'stylish' && outputFile === undefined && !quiet && errors === 0 && warnings === 0) {
+    out.write(`mcp-stateless: no statelessness hazards found in ${results.length} file(s).\n`);
+  }
+  // Files that could not be parsed were not checked: that is not a clean run, and not a hazard either.
+  if (fatal > 0 && errors === fatal) return 2;
+  if (errors > 0) return 1;
+  if (maxWarnings >= 0 && warnings > maxWarnings) {
+    // Not a usage error: exit 1, as ESLint does, with one line saying why.
+    err.write(`mcp-stateless: too many warnings (${warnings}; maximum: ${maxWarnings})\n`);
+    return 1;
+  }
+  return 0;
 }

@@ -1,5 +1,5 @@
 import json from '@eslint/json';
-import type { TSESLint } from '@typescript-eslint/utils';
+import type { ESLint, Linter } from 'eslint';
 import type { McpRuleDocs } from './util/create-rule.js';
 
 export const PREFIX = 'mcp-stateless';
@@ -7,11 +7,14 @@ export const SOURCE_FILES = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
 export const JSON_FILES = ['**/*.json'];
 export const TS_FILES = ['**/*.{ts,mts,cts,tsx}'];
 
-export interface PluginConfigs {
-  recommended: TSESLint.FlatConfig.ConfigArray;
-  strict: TSESLint.FlatConfig.ConfigArray;
-  [name: string]: TSESLint.FlatConfig.ConfigArray;
-}
+/** The shipped configs' names. */
+export type ConfigName = 'recommended' | 'strict' | 'recommended-type-checked' | 'strict-type-checked' | 'json';
+
+/**
+ * Each config is an array of ESLint flat config objects (ESLint's own `Linter.Config[]`): spread it into
+ * `defineConfig(...)`, `tseslint.config(...)` or a plain exported array.
+ */
+export type PluginConfigs = Record<ConfigName, Linter.Config[]>;
 
 type AnyRule = {
   meta: { docs?: McpRuleDocs & { strictOptions?: unknown[] }; languages?: readonly string[] };
@@ -24,13 +27,10 @@ type AnyRule = {
  * `recommended-type-checked` / `strict-type-checked` are the same rules with whole-server analysis turned on: they ask
  * typescript-eslint for the program (`projectService`) and set `settings['mcp-stateless'].crossFile`.
  */
-export function buildConfigs(
-  plugin: TSESLint.FlatConfig.Plugin,
-  rules: Record<string, AnyRule>,
-): PluginConfigs {
-  const recommendedRules: TSESLint.FlatConfig.Rules = {};
-  const strictRules: TSESLint.FlatConfig.Rules = {};
-  const jsonRules: TSESLint.FlatConfig.Rules = {};
+export function buildConfigs(plugin: ESLint.Plugin, rules: Record<string, AnyRule>): PluginConfigs {
+  const recommendedRules: Linter.RulesRecord = {};
+  const strictRules: Linter.RulesRecord = {};
+  const jsonRules: Linter.RulesRecord = {};
   for (const [name, rule] of Object.entries(rules)) {
     const docs = rule.meta.docs;
     if (!docs?.recommended) continue;
@@ -40,8 +40,8 @@ export function buildConfigs(
     strictRules[id] = docs.strictOptions ? ['error', ...docs.strictOptions] : 'error';
     if (rule.meta.languages?.includes('json/json')) jsonRules[id] = strictRules[id];
   }
-  const plugins = { [PREFIX]: plugin };
-  const typeChecked = (name: string, rules: TSESLint.FlatConfig.Rules): TSESLint.FlatConfig.ConfigArray => [
+  const plugins: Record<string, ESLint.Plugin> = { [PREFIX]: plugin };
+  const typeChecked = (name: string, rules: Linter.RulesRecord): Linter.Config[] => [
     {
       name: `${PREFIX}/${name}`,
       files: TS_FILES,
@@ -61,7 +61,7 @@ export function buildConfigs(
         name: `${PREFIX}/json`,
         files: JSON_FILES,
         language: 'json/json',
-        plugins: { json: json as unknown as TSESLint.FlatConfig.Plugin, ...plugins },
+        plugins: { json: json as unknown as ESLint.Plugin, ...plugins },
         rules: jsonRules,
       },
     ],

@@ -1,9 +1,9 @@
-import type { TSESLint } from '@typescript-eslint/utils';
+import type { ESLint, Rule } from 'eslint';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rules } from '../rules/index.js';
-import { buildConfigs, type PluginConfigs } from './configs.js';
+import { rules as ruleModules } from '../rules/index.js';
+import { buildConfigs, type ConfigName, type PluginConfigs } from './configs.js';
 
 /** The package's own package.json, found from this file whether it runs from src/ or dist/src/. */
 function readOwnPackage(): { name: string; version: string } {
@@ -17,20 +17,30 @@ function readOwnPackage(): { name: string; version: string } {
 }
 const pkg = readOwnPackage();
 
-interface McpStatelessPlugin {
+export type RuleName = keyof typeof ruleModules;
+export type { ConfigName, PluginConfigs };
+
+/**
+ * The plugin, typed as ESLint's own `Plugin` (rules are `Rule.RuleModule`, configs `Linter.Config[]`), so that
+ * `defineConfig(...)` in an `eslint.config.ts` type-checks; typescript-eslint's `tseslint.config(...)` accepts the
+ * same objects. The rules are written with typescript-eslint's RuleCreator: the same objects at run time.
+ */
+export interface McpStatelessPlugin extends ESLint.Plugin {
   meta: { name: string; namespace: string; version: string };
-  rules: typeof rules;
+  rules: Record<RuleName, Rule.RuleModule>;
   configs: PluginConfigs;
 }
+
+const rules = ruleModules as unknown as Record<RuleName, Rule.RuleModule>;
 
 const plugin: McpStatelessPlugin = {
   meta: { name: pkg.name, namespace: 'mcp-stateless', version: pkg.version },
   rules,
   configs: {} as PluginConfigs,
 };
-Object.assign(plugin.configs, buildConfigs(plugin as unknown as TSESLint.FlatConfig.Plugin, rules));
+Object.assign(plugin.configs, buildConfigs(plugin, ruleModules));
 
 export { rules };
-export const configs = plugin.configs;
+export const configs: PluginConfigs = plugin.configs;
 export const meta = plugin.meta;
 export default plugin;

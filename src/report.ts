@@ -14,7 +14,7 @@ import { summarizeModule, type ModuleSummary } from './analysis/summarize.js';
 import { joinSummary } from './server-summary.js';
 import type { ServerSummary } from './summary.js';
 import { PREFIX } from './configs.js';
-import { createESLint, inputProblem, LINT_OPTIONS, UsageError } from './cli.js';
+import { createESLint, inputProblem, LINT_OPTIONS, UsageError } from './session.js';
 import plugin from './index.js';
 
 const USAGE = `Usage: mcp-stateless report [options] [paths...]

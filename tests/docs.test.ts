@@ -3,8 +3,10 @@
 import json from '@eslint/json';
 import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
+import { execFile } from 'node:child_process';
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import plugin from '../src/index.js';
 
@@ -68,7 +70,8 @@ describe('rule docs', () => {
         const md = readFileSync(file, 'utf8');
         const [title, , description] = md.split('\n');
         expect(title).toBe(`# mcp-stateless/${name}`);
-        expect(description).toBe((rule.meta.docs as { description: string }).description);
+        // The header under the title is eslint-doc-generator's (checked for drift below).
+        expect(description).toBe(`📝 ${(rule.meta.docs as { description: string }).description}.`);
       });
       it('links to that page from meta.docs.url', () => {
         expect((rule.meta.docs as { url: string }).url.endsWith(`/docs/rules/${name}.md`)).toBe(true);
@@ -96,4 +99,32 @@ describe('rule docs', () => {
       });
     });
   }
+});
+
+describe('generated docs', () => {
+  it('eslint-doc-generator --check: the rule docs headers and the README rule list match the rules\' metadata', async () => {
+    // Reads the built plugin (npm test builds first). Fails with the diff when a rule's meta changed without `npm run docs`.
+    const bin = path.join(root, 'node_modules/eslint-doc-generator/dist/bin/eslint-doc-generator.js');
+    const { stdout, stderr } = await promisify(execFile)('node', [bin, '--check'], { cwd: root });
+    expect(stdout + stderr).toBe('');
+  });
+
+  it('the README rule list is the generated one: every rule once, linked to its page, with its configs', () => {
+    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+    const list = readme.slice(readme.indexOf('<!-- begin auto-generated rules list -->'), readme.indexOf('<!-- end auto-generated rules list -->'));
+    const rows = list
+      .split('\n')
+      .filter((l) => l.startsWith('| ['))
+      .map((l) => l.split('|').map((c) => c.trim()));
+    expect(rows.map((r) => /^\[([a-z-]+)\]/.exec(r[1])![1]).sort()).toEqual(Object.keys(plugin.rules).sort());
+    for (const [, link, , configs, suggestions] of rows) {
+      const [, name, file] = /^\[([a-z-]+)\]\(docs\/rules\/([a-z-]+)\.md\)$/.exec(link)!;
+      expect(file).toBe(name);
+      const rule = plugin.rules[name as keyof typeof plugin.rules];
+      const recommended = (rule.meta.docs as { recommended: string }).recommended;
+      expect(configs.includes('✅'), name).toBe(recommended === 'recommended');
+      expect(suggestions === '💡', name).toBe(!!rule.meta.hasSuggestions);
+      expect(configs).toContain('🔒');
+    }
+  });
 });

@@ -1,6 +1,5 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { analyze } from '@typescript-eslint/scope-manager';
-import { parse, simpleTraverse } from '@typescript-eslint/typescript-estree';
 import { visitorKeys } from '@typescript-eslint/visitor-keys';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -365,9 +364,15 @@ function applyPath(facts: ModuleFacts, values: Value[], steps: string[], onLongL
 }
 
 // typescript-estree's converter, applied to the program's own source file: no second TypeScript parse of the text.
+// Loaded on first use (whole-server analysis only): typescript-estree loads TypeScript, which a plain-JavaScript lint
+// must never need.
 let converter: ((sf: ts.SourceFile, settings: object, maps: boolean) => { estree: TSESTree.Program }) | null | undefined;
+type Estree = typeof import('@typescript-eslint/typescript-estree');
+let estree: Estree | undefined;
 
 function toEstree(sf: ts.SourceFile, fileName: string): TSESTree.Program {
+  estree ??= createRequire(import.meta.url)('@typescript-eslint/typescript-estree') as Estree;
+  const { parse, simpleTraverse } = estree;
   if (converter === undefined) {
     try {
       converter = (createRequire(import.meta.url)('@typescript-eslint/typescript-estree/use-at-your-own-risk') as { astConverter: typeof converter }).astConverter ?? null;

@@ -93,7 +93,8 @@ function containerOf(facts: ModuleFacts, init: Node | null | undefined): Contain
       if (c === 'WeakMap' || c === 'WeakSet' || c === 'WeakRef') return 'weak';
       if (c === 'Array') return 'array';
       if (c && CACHE_CLASS.test(c)) return 'map';
-      if (c && STORE_CLASS.test(c)) return 'store';
+      // A class whose body is here is analysed method by method; the name only speaks for classes we cannot see.
+      if (c && STORE_CLASS.test(c) && !resolveValues(facts, n.callee).some((v) => v.kind === 'class')) return 'store';
       return 'instance';
     }
     case AST_NODE_TYPES.CallExpression: {

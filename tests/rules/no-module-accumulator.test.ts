@@ -60,7 +60,26 @@ server.tool('ev', {}, async ({ a, b }) => {
   events.push(b);
   return { content: [] };
 });`,
-      errors: [{ messageId: 'accumulator', line: 5, column: 3 }],
+      errors: [
+        {
+          messageId: 'accumulator',
+          line: 5,
+          column: 3,
+          // Used by this handler alone: it can start empty in each call.
+          suggestions: [
+            {
+              messageId: 'perCall',
+              data: { name: 'events' },
+              output: `${header}server.tool('ev', {}, async ({ a, b }) => {
+  const events: string[] = [];
+  events.push(a);
+  events.push(b);
+  return { content: [] };
+});`,
+            },
+          ],
+        },
+      ],
     },
     {
       code: `${header}const history: string[] = [];
@@ -68,7 +87,24 @@ server.tool('think', { t: z.string() }, async ({ t }) => {
   history.push(t);
   return { content: [] };
 });`,
-      errors: [{ messageId: 'accumulator', line: 5, column: 3, suggestions: null }],
+      errors: [
+        {
+          messageId: 'accumulator',
+          line: 5,
+          column: 3,
+          suggestions: [
+            {
+              messageId: 'perCall',
+              data: { name: 'history' },
+              output: `${header}server.tool('think', { t: z.string() }, async ({ t }) => {
+  const history: string[] = [];
+  history.push(t);
+  return { content: [] };
+});`,
+            },
+          ],
+        },
+      ],
     },
     {
       // Through a helper the handler calls, and through an alias.
@@ -78,7 +114,18 @@ function record(x: string) {
   l.push(x);
 }
 server.registerTool('rec', { inputSchema: {} }, async ({ x }) => { record(x); return { content: [] }; });`,
-      errors: [{ messageId: 'accumulator', line: 6, column: 3, data: { binding: '`log` is module-level, shared by every caller', handler: "tool 'rec'", what: 'log.push(…)' } }],
+      // Used through a helper: moving it into the handler would not reach the helper, so no suggestion.
+      errors: [{ messageId: 'accumulator', line: 6, column: 3, data: { binding: '`log` is module-level, shared by every caller', handler: "tool 'rec'", what: 'log.push(…)' }, suggestions: null }],
+    },
+    {
+      // Two handlers share the map: no per-call suggestion (each would get its own, which changes what they share).
+      code: `${header}const tags = new Map<string, string>();
+server.tool('tag', {}, async ({ k, v }) => { tags.set(k, v); return { content: [] }; });
+server.tool('untag', {}, async ({ k }) => { tags.delete(k); return { content: [] }; });`,
+      errors: [
+        { messageId: 'accumulator', line: 4, column: 46, suggestions: null },
+        { messageId: 'accumulator', line: 5, column: 45, suggestions: null },
+      ],
     },
     {
       // Counter map written with a key the caller does not own, and spread-reassign.
@@ -90,8 +137,42 @@ server.tool('hit', {}, async ({ url }) => {
   return { content: [{ type: 'text', text: String(seen.length) }] };
 });`,
       errors: [
-        { messageId: 'accumulator', line: 6, column: 3 },
-        { messageId: 'accumulator', line: 7, column: 3 },
+        {
+          messageId: 'accumulator',
+          line: 6,
+          column: 3,
+          suggestions: [
+            {
+              messageId: 'perCall',
+              data: { name: 'counts' },
+              output: `${header}let seen: string[] = [];
+server.tool('hit', {}, async ({ url }) => {
+  const counts: Record<string, number> = {};
+  counts[url] = (counts[url] ?? 0) + 1;
+  seen = [...seen, url];
+  return { content: [{ type: 'text', text: String(seen.length) }] };
+});`,
+            },
+          ],
+        },
+        {
+          messageId: 'accumulator',
+          line: 7,
+          column: 3,
+          suggestions: [
+            {
+              messageId: 'perCall',
+              data: { name: 'seen' },
+              output: `${header}const counts: Record<string, number> = {};
+server.tool('hit', {}, async ({ url }) => {
+  let seen: string[] = [];
+  counts[url] = (counts[url] ?? 0) + 1;
+  seen = [...seen, url];
+  return { content: [{ type: 'text', text: String(seen.length) }] };
+});`,
+            },
+          ],
+        },
       ],
     },
     {

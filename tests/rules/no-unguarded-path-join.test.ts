@@ -6,6 +6,33 @@ const ruleTester = new RuleTester();
 
 ruleTester.run('no-unguarded-path-join', rule, {
   valid: [
+    // The guards the suggestions write are guards the rule accepts (applying a suggestion clears the report).
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('read', { file: z.string() }, async ({ file }) => {
+  const target = path.resolve(ROOT, file);
+  if (!target.startsWith(path.resolve(ROOT) + path.sep)) throw new Error('target is outside ROOT');
+  const text = await fs.readFile(target, 'utf8');
+  return { content: [{ type: 'text', text }] };
+});`,
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('run', { ws: z.string() }, async ({ ws }) => {
+  const dir = path.resolve(ROOT, ws);
+  if (!dir.startsWith(path.resolve(ROOT) + path.sep)) throw new Error('dir is outside ROOT');
+  spawn('make', [], { cwd: dir, env: { ...process.env, HOME: dir, TMPDIR: dir } });
+  return { content: [] };
+});`,
     // resolve, then equality with the root or startsWith(root + path.sep).
     `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -85,6 +112,63 @@ export { config };`,
   ],
   invalid: [
     {
+      // A path held in a const: the guard goes right after its declaration, and join becomes resolve.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('run', { ws: z.string() }, async ({ ws }) => {
+  const dir = path.join(ROOT, ws);
+  spawn('make', [], { cwd: dir, env: { ...process.env, HOME: dir, TMPDIR: dir } });
+  return { content: [] };
+});`,
+      errors: [
+        {
+          messageId: 'unguarded',
+          line: 10,
+          column: 28,
+          suggestions: [
+            {
+              messageId: 'addGuard',
+              data: { name: 'dir', root: 'ROOT' },
+              output: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('run', { ws: z.string() }, async ({ ws }) => {
+  const dir = path.resolve(ROOT, ws);
+  if (!dir.startsWith(path.resolve(ROOT) + path.sep)) throw new Error('dir is outside ROOT');
+  spawn('make', [], { cwd: dir, env: { ...process.env, HOME: dir, TMPDIR: dir } });
+  return { content: [] };
+});`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      // \`let\`: a later assignment could skip the check, so no suggestion.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('run', { ws: z.string() }, async ({ ws }) => {
+  let dir = path.join(ROOT, ws);
+  spawn('make', [], { cwd: dir, env: { ...process.env, HOME: dir, TMPDIR: dir } });
+  return { content: [] };
+});`,
+      errors: [{ messageId: 'unguarded', line: 10, column: 28, suggestions: null }],
+    },
+    {
       // path.join of a tool argument, straight to readFile.
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -96,7 +180,32 @@ server.tool('read', { file: z.string() }, async ({ file }) => {
   const text = await fs.readFile(path.join(ROOT, file), 'utf8');
   return { content: [{ type: 'text', text }] };
 });`,
-      errors: [{ messageId: 'unguarded', line: 8, column: 34, suggestions: null }],
+      errors: [
+        {
+          messageId: 'unguarded',
+          line: 8,
+          column: 34,
+          // A guard the rule itself accepts: resolved, then checked against the root plus a separator.
+          suggestions: [
+            {
+              messageId: 'addGuard',
+              data: { name: 'target', root: 'ROOT' },
+              output: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('read', { file: z.string() }, async ({ file }) => {
+  const target = path.resolve(ROOT, file);
+  if (!target.startsWith(path.resolve(ROOT) + path.sep)) throw new Error('target is outside ROOT');
+  const text = await fs.readFile(target, 'utf8');
+  return { content: [{ type: 'text', text }] };
+});`,
+            },
+          ],
+        },
+      ],
     },
     {
       // startsWith(root) without a trailing separator: /srv/runs also accepts /srv/runsX.
