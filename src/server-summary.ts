@@ -74,9 +74,9 @@ export function joinSummary(input: SummaryInput): ServerSummary {
       if (!afterStart || !beforeEnd) continue;
       if (!best || s.start.line > best.start.line || (s.start.line === best.start.line && s.start.column > best.start.column)) best = s;
     }
-    const tool = best ? keyToTool.get(best.tool) ?? null : null;
-    if (tool && !tool.rules.includes(f.ruleId)) tool.rules.push(f.ruleId);
-    findings.push({ ruleId: f.ruleId, message: f.message, file: f.file, line: f.line, column: f.column, tool: tool?.name ?? null });
+    const owners = (best?.tools ?? []).flatMap((k) => keyToTool.get(k) ?? []);
+    for (const tool of owners) if (!tool.rules.includes(f.ruleId)) tool.rules.push(f.ruleId);
+    findings.push({ ruleId: f.ruleId, message: f.message, file: f.file, line: f.line, column: f.column, tool: owners[0]?.name ?? null });
   }
 
   const state = new Map<string, StateEntry>();

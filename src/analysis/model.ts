@@ -119,6 +119,17 @@ export class ModuleModel {
     return null;
   }
 
+  /** Every handler whose call runs `node` (see `handlersReaching`); empty for start-up code. */
+  handlersOf(node: Node): readonly HandlerRef[] {
+    let f = this.facts.ownerOf(node);
+    while (f) {
+      if (isBrowserSide(f)) return [];
+      if (this.reached.has(f)) return this.handlersReaching(f);
+      f = this.facts.ownerOf(f);
+    }
+    return [];
+  }
+
   isHandlerCode(node: Node): boolean {
     return this.handlerOf(node) !== null;
   }
@@ -146,6 +157,49 @@ export class ModuleModel {
       }
     }
     return this.byBinding.get(bindingKey) ?? [];
+  }
+
+  /** The reach graph: what each function of handler code leads to (children, callees, map-dispatched functions). */
+  private readonly edges = new Map<FunctionNode, ReachEdge[]>();
+  private everyHandler: Map<FunctionNode, HandlerRef[]> | null = null;
+
+  /**
+   * Every handler whose call runs each function (`reached` keeps only the first): a helper shared by several tools
+   * serves each of them. Computed on first use (the server summary asks; the editor's rules do not).
+   */
+  handlersReaching(fn: FunctionNode): readonly HandlerRef[] {
+    if (!this.everyHandler) {
+      const all = new Map<FunctionNode, HandlerRef[]>();
+      const seen = new Set<string>();
+      const queue: [FunctionNode, HandlerRef][] = [
+        ...this.registrations.map((r): [FunctionNode, HandlerRef] => [r.handler, { registration: r, routedName: null }]),
+        ...this.crossRoots.map(([f, r]): [FunctionNode, HandlerRef] => [f, { registration: r, routedName: null }]),
+      ];
+      const refs = new Map<string, HandlerRef>();
+      const keyOf = (h: HandlerRef) => `${h.registration.handler.range[0]}:${h.registration.site.range[0]}:${h.routedName ?? ''}`;
+      for (let head = 0; head < queue.length; head++) {
+        const [f, ref0] = queue[head];
+        const k = keyOf(ref0);
+        const ref = refs.get(k) ?? (refs.set(k, ref0), ref0);
+        const visit = `${f.range[0]}:${f.range[1]}|${k}`;
+        if (seen.has(visit)) continue;
+        seen.add(visit);
+        this.facts.budget.tick('handlers reaching');
+        const list = all.get(f);
+        if (list) list.push(ref);
+        else all.set(f, [ref]);
+        for (const e of this.edges.get(f) ?? []) {
+          let next = ref;
+          if (ref.routedName === null) {
+            if (e.mapKey !== null) next = { registration: ref.registration, routedName: e.mapKey };
+            else if (e.label !== null && (ref.registration.handler === f || ref.registration.kind === 'tool')) next = { registration: ref.registration, routedName: e.label };
+          }
+          queue.push([e.target, next]);
+        }
+      }
+      this.everyHandler = all;
+    }
+    return this.everyHandler.get(fn) ?? [];
   }
 
   private readGroups: Map<string, ReadGroup[]> | null = null;
@@ -300,12 +354,19 @@ export class ModuleModel {
       facts.budget.tick('reach');
       if (this.reached.has(fn)) continue;
       this.reached.set(fn, ref);
-      for (const child of facts.childFunctions.get(fn) ?? []) if (!isBrowserSide(child)) queue.push([child, ref]);
+      const edges: ReachEdge[] = [];
+      this.edges.set(fn, edges);
+      for (const child of facts.childFunctions.get(fn) ?? []) {
+        if (isBrowserSide(child)) continue;
+        edges.push({ target: child, label: null, mapKey: null });
+        queue.push([child, ref]);
+      }
       for (const call of facts.callsByOwner.get(fn) ?? []) {
         // `handlers[request.params.name](args)`: each function of the map serves the tool named by its key.
-        if (call.type === AST_NODE_TYPES.CallExpression && ref.routedName === null) {
+        if (call.type === AST_NODE_TYPES.CallExpression) {
           for (const [target, key] of mapDispatchTargets(facts, call.callee)) {
-            if (!this.reached.has(target)) queue.push([target, { registration: ref.registration, routedName: key }]);
+            edges.push({ target, label: null, mapKey: key });
+            if (ref.routedName === null && !this.reached.has(target)) queue.push([target, { registration: ref.registration, routedName: key }]);
           }
         }
         const targets: FunctionNode[] = [];
@@ -328,7 +389,9 @@ export class ModuleModel {
           }
         }
         if (targets.length === 0) continue;
-        const routed = ref.routedName ?? (ref.registration.handler === fn || ref.registration.kind === 'tool' ? routedLabel(call, fn) : null);
+        const label = routedLabel(call, fn);
+        for (const t of targets) edges.push({ target: t, label, mapKey: null });
+        const routed = ref.routedName ?? (ref.registration.handler === fn || ref.registration.kind === 'tool' ? label : null);
         const next = routed && routed !== ref.routedName ? { registration: ref.registration, routedName: routed } : ref;
         for (const t of targets) if (!this.reached.has(t)) queue.push([t, next]);
       }
@@ -367,6 +430,14 @@ function takesRequestContext(fn: FunctionNode): boolean {
   const id = p?.type === AST_NODE_TYPES.AssignmentPattern ? p.left : p;
   const ann = id && 'typeAnnotation' in id ? id.typeAnnotation?.typeAnnotation : undefined;
   return !!ann && ann.type === AST_NODE_TYPES.TSTypeReference && ann.typeName.type === AST_NODE_TYPES.Identifier && /^Mcp\w*RequestContext$/.test(ann.typeName.name);
+}
+
+interface ReachEdge {
+  target: FunctionNode;
+  /** The dispatcher case around the call (`case 'search':`), when there is one. */
+  label: string | null;
+  /** The key of a name→function map the target was called through. */
+  mapKey: string | null;
 }
 
 interface ReadGroup {

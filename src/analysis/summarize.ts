@@ -37,7 +37,7 @@ export interface ModuleSummary {
   tools: ToolPart[];
   state: StatePart[];
   /** Where each tool's code is, to attribute the lint's findings to tools: 1-based lines, 1-based columns. */
-  spans: { start: SummaryLocation; end: { line: number; column: number }; tool: string }[];
+  spans: { start: SummaryLocation; end: { line: number; column: number }; tools: string[] }[];
   teardownTools: string[];
 }
 
@@ -81,7 +81,13 @@ export function summarizeModule(model: ModuleModel, file: string, text: string):
   const spans: ModuleSummary['spans'] = [];
   for (const [fn, h] of model.reached) {
     const t = toolOf(h, model.discovery.handlerRegistration(fn) || model.crossRoots.some(([f]) => f === fn) || h.routedName !== null ? fn : null);
-    spans.push({ start: at(fn), end: { line: fn.loc.end.line, column: fn.loc.end.column + 1 }, tool: t.key });
+    // A helper several tools share is each tool's.
+    const keys = [t.key];
+    for (const other of model.handlersReaching(fn)) {
+      const o = toolOf(other, null);
+      if (!keys.includes(o.key)) keys.push(o.key);
+    }
+    spans.push({ start: at(fn), end: { line: fn.loc.end.line, column: fn.loc.end.column + 1 }, tools: keys });
   }
   // Direct handlers first place the tool at the handler itself, not at the first function reached.
   for (const r of model.registrations) {
@@ -90,21 +96,23 @@ export function summarizeModule(model: ModuleModel, file: string, text: string):
   }
 
   const state = new Map<string, StatePart>();
+  // Each touch is credited to every tool whose call runs it (a shared helper's write is every caller's write).
+  const eachTool = (node: Node): ToolPart[] => [...new Set(model.handlersOf(node).map((h) => toolOf(h, null)))];
   for (const a of model.stateAccesses()) {
-    const h = model.handlerOf(a.node);
-    if (!h) continue;
     const access = READ_KINDS.has(a.kind) ? 'read' : WRITE_KINDS.has(a.kind) ? 'write' : null;
     if (!access) continue;
+    const tools = eachTool(a.node);
+    if (tools.length === 0) continue;
     const entry = stateEntry(model, a.binding, file, at);
     if (!state.has(entry.id)) state.set(entry.id, entry);
-    toolOf(h, null).state.push({ ...at(a.node), state: entry.id, access, what: phrase(a) });
+    for (const t of tools) t.state.push({ ...at(a.node), state: entry.id, access, what: phrase(a) });
   }
 
   const analysis = getPathAnalysis(model);
   const textOf = (n: Node) => text.slice(n.range[0], n.range[1]);
   for (const f of analysis.fsCalls) {
-    const h = model.handlerOf(f.call);
-    if (!h) continue;
+    const tools = eachTool(f.call);
+    if (tools.length === 0) continue;
     for (const { arg, effect } of analysis.pathArgs(f)) {
       const t = analysis.trace(arg, f.call);
       const origin = originOf(t);
@@ -114,16 +122,16 @@ export function summarizeModule(model: ModuleModel, file: string, text: string):
         touch.state = id;
         if (!state.has(id)) state.set(id, { id, name: quote(textOf(arg)), scope: 'file', ...at(arg) });
       }
-      toolOf(h, null).files.push(touch);
+      for (const t of tools) t.files.push({ ...touch });
     }
   }
   for (const p of analysis.processCalls) {
-    const h = model.handlerOf(p.call);
-    if (!h) continue;
+    const tools = eachTool(p.call);
+    if (tools.length === 0) continue;
     const opts = analysis.processOptions(p);
     const env = opts.props.get('env');
     const keys = env ? analysis.envOf(env, p.call).keys : new Map<string, Node>();
-    toolOf(h, null).processes.push({ ...at(p.call), api: p.name, cwd: opts.props.has('cwd'), home: keys.has('HOME'), tmpdir: keys.has('TMPDIR') });
+    for (const t of tools) t.processes.push({ ...at(p.call), api: p.name, cwd: opts.props.has('cwd'), home: keys.has('HOME'), tmpdir: keys.has('TMPDIR') });
   }
 
   let teardownTools: string[] = [];

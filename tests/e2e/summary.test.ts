@@ -42,6 +42,17 @@ describe('server summary', () => {
     expect(summary.teardown).toMatchObject({ tool: 'clean_up', file: expect.stringMatching(/runner\.ts$/) });
   });
 
+  it('a helper shared by several tools is each tool\'s: every saver writes the fixed file, every loader reads it', async () => {
+    const { summary } = await buildReport([path.join(root, 'tests/fixtures/summary/notebook.ts')]);
+    valid(summary);
+    const file = summary.state.find((s) => s.scope === 'file')!;
+    expect(file.name).toBe('NOTEBOOK');
+    expect([...file.writers].sort()).toEqual(['append', 'clear']);
+    expect([...file.readers].sort()).toEqual(['append', 'show']);
+    // The finding in the shared helper belongs to every tool that runs it.
+    for (const name of ['append', 'clear', 'show']) expect(summary.tools.find((t) => t.name === name)!.rules).toContain('mcp-stateless/no-fixed-path-io');
+  });
+
   it('the clean example has tools but no shared state', async () => {
     const { summary } = await buildReport([path.join(root, 'examples/clean-server')]);
     valid(summary);
