@@ -12,6 +12,12 @@ function isReset(value: TSESTree.Node | undefined): boolean {
   return (value.type === AST_NODE_TYPES.Literal && value.value === null) || (value.type === AST_NODE_TYPES.Identifier && value.name === 'undefined');
 }
 
+function fromCaller(model: ReturnType<typeof getModuleModel>, value: TSESTree.Node | undefined): boolean {
+  if (!value) return false;
+  const o = model.origins.of(value);
+  return o.has('input') || o.has('scope') || o.has('session') || o.has('auth') || o.has('context');
+}
+
 export default createRule<Options, MessageId>({
   name: 'no-cross-call-binding',
   meta: {
@@ -37,8 +43,11 @@ export default createRule<Options, MessageId>({
         for (const w of all) {
           if (w.kind !== 'assign' && w.kind !== 'fieldWrite') continue;
           if (w.binding.container === 'map' || w.binding.container === 'set' || w.binding.container === 'weak') continue;
-          // `browser = undefined` resets a lazily filled client: that lifecycle is no-first-caller-cache's to report.
-          if (w.path.length === 0 && isReset(w.value) && model.accessesOf(w.binding.key).some((a) => a.kind === 'lazyInit')) continue;
+          // A lazily filled client (`browser`) set or reset again outside its guard (`browser = undefined`, a relaunch)
+          // is the same first-caller lifecycle, which no-first-caller-cache reports; a value from the caller is not.
+          if (w.path.length === 0 && model.accessesOf(w.binding.key).some((a) => a.kind === 'lazyInit') && (isReset(w.value) || !fromCaller(model, w.value))) continue;
+          // Emptying a binding (`= null`, `= undefined`) hands no caller's data to the next one: the write that fills it does.
+          if (isReset(w.value)) continue;
           const { first: firstRead, other: otherRead } = model.readsOf(w);
           const writer = model.handlerOf(w.node);
           if (!firstRead) {

@@ -1,12 +1,12 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, isFunction, isInside, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
+import { calleeName, classOfMethod, isFunction, isInside, memberName, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
 import { Budget } from './budget.js';
 import { Discovery, PER_CONNECTION_FACTORIES, type HandlerKind, type Registration } from './discovery.js';
 import { routedLabel } from './dispatch.js';
 import { isRelativeSource, type ModuleFacts } from './module.js';
 import { callSitesOf, enclosingClass, resolveValues, type ClassNode } from './resolve.js';
 import type { McpSettings } from './settings.js';
-import { collectStateAccesses, type StateAccess } from './state.js';
+import { collectStateAccesses, methodFieldEffects, type FieldEffect, type StateAccess } from './state.js';
 import { ValueOrigins } from './values.js';
 import { getWiring } from './wiring.js';
 
@@ -113,7 +113,14 @@ export class ModuleModel {
     while (f) {
       if (isBrowserSide(f)) return null;
       const r = this.reached.get(f);
-      if (r) return r;
+      if (r) {
+        // Inside a `tools/call` dispatcher, the `case 'search':` around the node names the tool it serves.
+        if (r.routedName === null && r.registration.kind === 'tool' && r.registration.name === null) {
+          const label = routedLabel(node, f);
+          if (label !== null) return { registration: r.registration, routedName: label };
+        }
+        return r;
+      }
       f = this.facts.ownerOf(f);
     }
     return null;
@@ -140,7 +147,7 @@ export class ModuleModel {
       // Nothing serves a call here: no use of state can be handler code.
       if (this.reached.size === 0) return (this.stateAccessList = []);
       this.stateAccessList = this.facts.budget.phase('state', () =>
-        collectStateAccesses(this.facts, (n) => this.isHandlerCode(n), (c) => this.classLifetime(c), (fn) => this.perConnection(fn)),
+        collectStateAccesses(this.facts, (n) => this.isHandlerCode(n), (c) => this.classLifetime(c), (fn) => this.perConnection(fn), (call) => this.crossModuleEffects(call)),
       );
     }
     return this.stateAccessList;
@@ -414,6 +421,34 @@ export class ModuleModel {
       if (v.kind === 'function') out.push({ fn: v.node, model: this });
       else if (v.kind === 'import' && isRelativeSource(v.source)) {
         for (const t of this.links.importTargets(v.source, v.imported, v.path)) out.push({ fn: t.fn, model: t.model() });
+      }
+    }
+    return out;
+  }
+
+  private readonly fieldEffectMemo = new Map<FunctionNode, FieldEffect[]>();
+
+  /** What a method of a class of this module does to the fields of `this` (memoised per method). */
+  fieldEffects(fn: FunctionNode): readonly FieldEffect[] {
+    return methodFieldEffects(this.facts, fn, this.fieldEffectMemo);
+  }
+
+  /**
+   * What a method call does to its receiver's fields when the method is in another module (whole-server analysis):
+   * null when no callee is a method of another module. Methods of this module's own classes are analysed where they
+   * are (a long-lived instance's field writes are reported in the class), so they are not summarised here.
+   */
+  crossModuleEffects(call: TSESTree.CallExpression): readonly FieldEffect[] | null {
+    let out: FieldEffect[] | null = null;
+    // `tool.execute(args)`: a dispatch to a tool object, whose own module reports what its handler keeps.
+    const callee = unwrap(call.callee);
+    const method = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : null;
+    if (method !== null && this.settings.handlerProperties.includes(method)) return null;
+    for (const { fn, model } of this.calleesOf(call)) {
+      if (model === this || !classOfMethod(fn)) continue;
+      for (const e of model.fieldEffects(fn)) {
+        out ??= [];
+        if (!out.some((x) => x.field === e.field && x.kind === e.kind)) out.push(e);
       }
     }
     return out;

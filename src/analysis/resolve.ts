@@ -390,8 +390,10 @@ export function classMember(facts: ModuleFacts, cls: ClassNode, name: string, is
   for (const el of cls.body.body) {
     if (el.type !== AST_NODE_TYPES.MethodDefinition && el.type !== AST_NODE_TYPES.PropertyDefinition) continue;
     if (el.static !== isStatic || propertyKeyName(el) !== name) continue;
-    if (el.value) return resolveValues(facts, el.value, seen, depth + 1);
-    // A field declared without a value: what the class's own methods assign to it (`this.x = …`, `C.instance = …`).
+    const initial = el.value ? resolveValues(facts, el.value, seen, depth + 1) : [];
+    if (initial.length) return initial;
+    // A field declared without a value (or `= null`): what the class's own methods assign to it (`this.x = …`,
+    // `C.instance = …`).
     const out: Value[] = [];
     for (const a of facts.assignments) {
       if (a.range[0] < cls.range[0] || a.range[1] > cls.range[1]) continue;

@@ -55,6 +55,8 @@ export interface StateAccess {
   path: string[];
   /** The mutating/accessor method, when there is one. */
   method?: string;
+  /** The receiver's method whose body (in another module) makes this change: `add` for `history.add(…)`. */
+  through?: string;
   /** Key expressions used on the way (`map.get(k)`, `obj[k]`). */
   keys: Node[];
   /** The assigned value, for writes. */
@@ -128,8 +130,10 @@ export function collectStateAccesses(
   isHandlerCode: (node: Node) => boolean,
   classLongLived: (cls: ClassNode) => 'module' | 'instance' | null,
   perConnection: (fn: FunctionNode) => boolean = () => false,
+  callEffects: CallEffects = () => null,
 ): StateAccess[] {
   const out: StateAccess[] = [];
+  const classifyUse = (f: ModuleFacts, binding: StateBinding, base: Node, o: StateAccess[], aliasSeen: Set<Variable>) => classifyUseWith(f, callEffects, binding, base, o, aliasSeen);
   for (const scope of facts.scopeManager.scopes) {
     const block = scope.block;
     let stateScope: StateScope;
@@ -158,7 +162,7 @@ export function collectStateAccesses(
         binding = { key: `i:${v.name}`, name: v.name, scope: 'import', container: 'unknown', decl: def.node, factory: null };
       } else if (def.type === 'ClassName') {
         const cls = def.node as ClassNode;
-        collectStaticFieldAccesses(facts, v, cls, isHandlerCode, stateScope, out);
+        collectStaticFieldAccesses(facts, v, cls, isHandlerCode, stateScope, out, callEffects);
         continue;
       } else continue;
       for (const ref of v.references) {
@@ -212,7 +216,7 @@ function fieldContainer(facts: ModuleFacts, cls: ClassNode, name: string): Conta
   return 'unknown';
 }
 
-function collectStaticFieldAccesses(facts: ModuleFacts, v: Variable, cls: ClassNode, isHandlerCode: (n: Node) => boolean, scope: StateScope, out: StateAccess[]): void {
+function collectStaticFieldAccesses(facts: ModuleFacts, v: Variable, cls: ClassNode, isHandlerCode: (n: Node) => boolean, scope: StateScope, out: StateAccess[], callEffects: CallEffects): void {
   const statics = new Map<string, TSESTree.PropertyDefinition>();
   for (const el of cls.body.body) {
     if (el.type === AST_NODE_TYPES.PropertyDefinition && el.static) {
@@ -247,12 +251,40 @@ function collectStaticFieldAccesses(facts: ModuleFacts, v: Variable, cls: ClassN
       decl: field,
       factory: null,
     };
-    classifyUse(facts, binding, member, out, new Set());
+    classifyUseWith(facts, callEffects, binding, member, out, new Set());
   }
 }
 
+/** What a method call does to the fields of its receiver, as the callee's own module knows it (null: not known). */
+export type CallEffects = (call: TSESTree.CallExpression) => readonly FieldEffect[] | null;
+
+/** One effect of a method on a field of `this`. */
+export interface FieldEffect {
+  field: string;
+  /**
+   * mutate: a container field changes (push, set, +=); write: the field is assigned a value; fill: assigned once, when
+   * still empty (a lazy cache); reset: set back to empty (`= null`, `= []`); read: it is read.
+   */
+  kind: 'mutate' | 'write' | 'fill' | 'reset' | 'read';
+}
+
+/** `getInstance()`, `instance()`, `getShared()`: the accessor of a singleton. */
+const SINGLETON_ACCESSOR = /^(get)?(Instance|instance|Singleton|singleton|Shared|shared|Default)$/;
+
 /** Follow one use of a binding outward and record what it does. */
-function classifyUse(facts: ModuleFacts, binding: StateBinding, base: Node, out: StateAccess[], aliasSeen: Set<Variable>, prefix: string[] = [], prefixKeys: Node[] = [], viaAlias = false): void {
+function classifyUseWith(
+  facts: ModuleFacts,
+  callEffects: CallEffects,
+  binding: StateBinding,
+  base: Node,
+  out: StateAccess[],
+  aliasSeen: Set<Variable>,
+  prefix: string[] = [],
+  prefixKeys: Node[] = [],
+  viaAlias = false,
+): void {
+  const classifyUse = (f: ModuleFacts, b: StateBinding, n: Node, o: StateAccess[], seen: Set<Variable>, pre?: string[], preKeys?: Node[], alias?: boolean) =>
+    classifyUseWith(f, callEffects, b, n, o, seen, pre, preKeys, alias);
   const keys: Node[] = [...prefixKeys];
   const path: string[] = [...prefix];
   let cur: Node = outerOf(base);
@@ -270,7 +302,23 @@ function classifyUse(facts: ModuleFacts, binding: StateBinding, base: Node, out:
           out.push({ binding, kind: 'mutate', node: callParent, path, method: name, keys, value: a0 });
           return;
         }
-        if (ACCESSORS.has(name)) {
+        // A method whose body is in another module: what it does to the receiver's fields, as that module shows.
+        const effects = callEffects(callParent);
+        if (effects && effects.length > 0) {
+          // One call, one hazard: a method that fills a container is an accumulator even if it also sets a field;
+          // emptying a field (`= null`, `= []`) carries nothing from one caller to another.
+          const mutates = effects.some((e) => e.kind === 'mutate');
+          for (const e of effects) {
+            // A method's own lazy cache (`if (!this.path) this.path = …`) is its class's business, reported there.
+            if (e.kind === 'reset' || e.kind === 'fill' || (mutates && e.kind === 'write')) continue;
+            const kind: AccessKind = e.kind === 'mutate' ? 'mutate' : e.kind === 'write' ? 'fieldWrite' : 'read';
+            out.push({ binding, kind, node: callParent, path: [...path, e.field], method: name, through: name, keys: a0 && kind === 'mutate' ? [...keys, a0] : keys, value: a0 });
+          }
+          return;
+        }
+        const next = outerOf(callParent).parent;
+        const receiverOfCall = next?.type === AST_NODE_TYPES.MemberExpression && next.object === outerOf(callParent);
+        if (ACCESSORS.has(name) || (receiverOfCall && SINGLETON_ACCESSOR.test(name))) {
           if (a0) keys.push(a0);
           path.push(`${name}()`);
           cur = outerOf(callParent);
@@ -479,4 +527,65 @@ function refersTo(expr: Node, target: Node): boolean {
     else if (n.type === AST_NODE_TYPES.CallExpression) n = unwrap(n.callee);
     else return false;
   }
+}
+
+/**
+ * What a method does to the fields of `this` (its own code and the methods of the same class it calls on `this`),
+ * computed once per method. The call-site half of whole-server analysis: a long-lived object whose class lives in another
+ * module is mutated by a call whose callee pushes or assigns to its fields.
+ */
+export function methodFieldEffects(facts: ModuleFacts, fn: FunctionNode, memo: Map<FunctionNode, FieldEffect[]>): FieldEffect[] {
+  const known = memo.get(fn);
+  if (known) return known;
+  const out: FieldEffect[] = [];
+  memo.set(fn, out); // recursion through this.m() gets what is known so far
+  const cls = fn.parent?.type === AST_NODE_TYPES.MethodDefinition || fn.parent?.type === AST_NODE_TYPES.PropertyDefinition ? enclosingClass(fn) : null;
+  if (!cls || (fn.parent as TSESTree.MethodDefinition).static) return out;
+  const add = (e: FieldEffect) => {
+    if (!out.some((x) => x.field === e.field && x.kind === e.kind)) out.push(e);
+  };
+  const ownedHere = (n: Node): boolean => {
+    for (let f = facts.ownerOf(n); f; f = facts.ownerOf(f)) {
+      if (f === fn) return true;
+      if (f.type !== AST_NODE_TYPES.ArrowFunctionExpression) return false; // `this` is rebound
+    }
+    return false;
+  };
+  for (const m of facts.thisMembers) {
+    if (!ownedHere(m)) continue;
+    const name = memberName(m);
+    if (name === null) continue;
+    const parent = outerOf(m).parent;
+    // `this.other(…)`: a method of the same class; its effects are this method's too.
+    if (parent?.type === AST_NODE_TYPES.CallExpression && parent.callee === outerOf(m)) {
+      for (const v of classMember(facts, cls, name, false, new Set(), 0)) if (v.kind === 'function') for (const e of methodFieldEffects(facts, v.node, memo)) add(e);
+      continue;
+    }
+    if (classMember(facts, cls, name, false, new Set(), 0).some((v) => v.kind === 'function')) continue;
+    const binding: StateBinding = { key: `t:${name}`, name, scope: 'module', container: fieldContainer(facts, cls, name), decl: cls, factory: null };
+    const uses: StateAccess[] = [];
+    classifyUseWith(facts, () => null, binding, m, uses, new Set());
+    for (const u of uses) {
+      let kind: FieldEffect['kind'] | null;
+      if (u.kind === 'read') kind = 'read';
+      else if (u.kind === 'serialize') kind = null;
+      else if (u.kind === 'lazyInit') kind = u.path.length === 0 ? 'fill' : 'mutate';
+      else if (u.kind === 'assign' || u.kind === 'fieldWrite') kind = u.path.length > 0 ? 'mutate' : isEmptyValue(u.value) ? 'reset' : 'write';
+      else kind = 'mutate';
+      if (kind) add({ field: name, kind });
+    }
+  }
+  return out;
+}
+
+/** `null`, `undefined`, `[]`, `{}`, `new Map()`: a value that holds nothing (a reset, not a caller's data). */
+function isEmptyValue(v: Node | undefined): boolean {
+  if (!v) return false;
+  const n = unwrap(v);
+  if (n.type === AST_NODE_TYPES.Literal) return n.value === null || n.value === '' || n.value === 0 || n.value === false;
+  if (n.type === AST_NODE_TYPES.Identifier) return n.name === 'undefined';
+  if (n.type === AST_NODE_TYPES.ArrayExpression) return n.elements.length === 0;
+  if (n.type === AST_NODE_TYPES.ObjectExpression) return n.properties.length === 0;
+  if (n.type === AST_NODE_TYPES.NewExpression) return n.arguments.length === 0 && /^(Map|Set|WeakMap|WeakSet|Array)$/.test(calleeName(n.callee) ?? '');
+  return false;
 }

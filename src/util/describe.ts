@@ -27,6 +27,10 @@ export function handlerPhrase(h: HandlerRef | null): string {
 /** `history.push(…)`, `counts[…] = …`: a short name for what an access does. */
 export function accessPhrase(a: StateAccess): string {
   const target = a.path.length ? `${a.binding.name}.${a.path.join('.').replace(/\.\[\]/g, '[…]')}` : a.binding.name;
+  if (a.through) {
+    const receiver = a.path.length > 1 ? `${a.binding.name}.${a.path.slice(0, -1).join('.')}` : a.binding.name;
+    return `${receiver}.${a.through}(…), which changes ${target}`;
+  }
   switch (a.kind) {
     case 'mutate':
       return a.method === 'Object.assign' ? `Object.assign(${target}, …)` : `${target}.${a.method}(…)`;

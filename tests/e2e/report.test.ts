@@ -159,7 +159,7 @@ describe('report on the example servers', () => {
     const report = await buildReport([abs('tests/fixtures/cross-file/src')], { typeChecked: true });
     const names = report.handlers.map((h) => `${h.name ?? '—'} ${path.basename(h.file)}`).sort();
     expect(names).toEqual(['add_note notes.ts', 'browse browse.ts', 'draft index.ts', 'think index.ts', '— index.ts']);
-    expect(report.hazards.total).toBe(5);
+    expect(report.hazards.total).toBe(7);
   });
 
   it('says when the definition rules did not run and when no handlers were found', async () => {

@@ -8,6 +8,16 @@ const server = new McpServer({ name: 't', version: '1' });
 
 ruleTester.run('no-cross-call-binding', rule, {
   valid: [
+    // A lazily filled client reset (or relaunched) outside its guard is the first-caller lifecycle, reported by
+    // no-first-caller-cache, not a second hazard here.
+    `${header}let browser: { close(): void } | undefined;
+declare function launch(): Promise<{ close(): void }>;
+export function resetBrowser() { browser = undefined; }
+server.tool('open', {}, async () => {
+  if (!browser) browser = await launch();
+  try { return { content: [] }; } catch { browser = await launch(); return { content: [] }; }
+});
+server.tool('close', {}, async () => { browser?.close(); resetBrowser(); return { content: [] }; });`,
     // Assigned at start-up, read by handlers.
     `${header}let mode = 'fast';
 mode = process.env.MODE ?? mode;

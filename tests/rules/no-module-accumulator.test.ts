@@ -47,11 +47,77 @@ client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { receive
     // Server → client notifications never reach a server's handler, whatever object registers them.
     `${header}const progress: unknown[] = [];
 server.server.setNotificationHandler('notifications/progress', (n) => { progress.push(n); });`,
+    // SDK v2: a server factory handed to serveStdio / createMcpHandler runs per connection or request: its Set is that
+    // caller's, not every caller's (a naive checker sees a closure Set mutated by handlers).
+    `import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+function buildServer() {
+  const subscribed = new Set<string>();
+  const server = new McpServer({ name: 't', version: '1' });
+  server.setRequestHandler('resources/subscribe', async (req) => { subscribed.add(req.params.uri); return {}; });
+  return server;
+}
+void serveStdio(buildServer);
+export const handler = createMcpHandler(buildServer);`,
+    // A factory that takes the SDK's per-request context is one server per request, even when it is only exported.
+    `import { McpServer, type McpRequestContext } from '@modelcontextprotocol/server';
+export function buildServer(ctx: McpRequestContext) {
+  const seen = new Set<string>();
+  const server = new McpServer({ name: 't', version: '1' });
+  server.registerTool('mark', { inputSchema: {} }, async ({ id }) => { seen.add(id); return { content: [] }; });
+  return server;
+}`,
+    // A class with a storage-like name whose body is here is analysed method by method (reported in the class when
+    // long-lived), not by its name at the call site.
+    `${header}class NoteRegistry { add(x: string) { return x.length; } }
+const notes = new NoteRegistry();
+server.tool('n', {}, async ({ x }) => { notes.add(x); return { content: [] }; });`,
+    // A counter whose value never leaves the statement (a plain tally nobody reads).
+    `${header}let hits = 0;
+server.tool('hit', {}, async () => { hits++; hits += 1; return { content: [] }; });`,
     // Not an MCP handler at all.
     `const items: number[] = [];
 export function add(n: number) { items.push(n); }`,
   ],
   invalid: [
+    {
+      // String(nextId++) hands the counter to the caller: every caller sees how many came before it.
+      code: `${header}let nextId = 1;
+server.tool('add', {}, async () => ({ content: [{ type: 'text', text: String(nextId++) }] }));`,
+      errors: [{ messageId: 'accumulator', line: 4, column: 78, suggestions: null }],
+    },
+    {
+      // A module-level instance of a storage class from a package: its store methods keep every caller's data.
+      code: `import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js';
+${header}const taskStore = new InMemoryTaskStore();
+server.tool('collect', {}, async ({ answer }) => { await taskStore.storeTaskResult('t1', 'completed', { answer }); return { content: [] }; });`,
+      errors: [{ messageId: 'accumulator', line: 5, column: 58, suggestions: null }],
+    },
+    {
+      // createMcpHandler runs its factory per request: a module counter it bumps counts every caller's requests.
+      code: `import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
+let requests = 0;
+function buildServer() {
+  requests++;
+  const server = new McpServer({ name: 't', version: '1' });
+  server.registerTool('count', { inputSchema: {} }, async () => ({ content: [{ type: 'text', text: String(requests) }] }));
+  return server;
+}
+export const handler = createMcpHandler(buildServer);`,
+      errors: [{ messageId: 'accumulator', line: 4, column: 3, suggestions: null }],
+    },
+    {
+      // Writes into an entry found by key belong to the map's hazard: one report, at the map's own mutation, not a
+      // first-caller cache on each guarded field write.
+      code: `${header}const jobs = new Map<string, { note?: string }>();
+server.tool('note', {}, async ({ id, note }) => {
+  const job = jobs.get(id)!;
+  if (!job.note) job.note = note;
+  jobs.set(id, job);
+  return { content: [] };
+});`,
+      errors: [{ messageId: 'accumulator', line: 7, column: 3, suggestions: null }],
+    },
     {
       // One report per container and handler, at the first mutation.
       code: `${header}const events: string[] = [];

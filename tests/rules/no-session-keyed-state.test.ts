@@ -21,6 +21,15 @@ declare const app: any;`,
 server.registerTool('n', { inputSchema: {} }, async ({ workspace, note }) => { byWorkspace.get(workspace)?.push(note); return { content: [] }; });`,
     // The session id only logged, not used as a key.
     `${header}server.registerTool('n', { inputSchema: {} }, async (args, extra) => { console.error('session', extra.sessionId); return { content: [] }; });`,
+    // The id of a task made for the session is the task's, not the session's (a naive origin search sees sessionId in
+    // the arguments of the call that made it).
+    `${header}const running = new Map<string, Promise<void>>();
+declare function createTask(name: string, sessionId?: string): Promise<{ taskId: string }>;
+server.registerTool('start', { inputSchema: {} }, async (args, extra) => {
+  const task = await createTask('job', extra.sessionId);
+  running.set(task.taskId, Promise.resolve());
+  return { content: [] };
+});`,
     // A per-call map keyed by session id.
     `${header}server.registerTool('n', { inputSchema: {} }, async (args, extra) => { const m = new Map(); m.set(extra.sessionId, 1); return { content: [] }; });`,
   ],

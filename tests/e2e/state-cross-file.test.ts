@@ -1,0 +1,31 @@
+// State kept in classes of other modules and reached through the objects handler code calls (issue 15): each method's
+// effect on `this` is summarised once in its own module and applied at the call site, with whole-server analysis.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { lintProject } from './lint-project.js';
+
+const fixture = path.resolve(import.meta.dirname, '../fixtures/state-cross-file');
+
+describe('state in other modules (whole-server analysis)', () => {
+  it('reports at the call that changes a long-lived object of another module, and in the class itself', async () => {
+    const { findings } = await lintProject(fixture, 'recommended-type-checked', ['src']);
+    expect(findings.map((f) => f.at).sort()).toEqual([
+      // The history's own push (the class's module-level instance).
+      'src/lib/history.ts:6:5 mcp-stateless/no-module-accumulator',
+      // start() sets the singleton's active recording, current() reads it back for another caller; stop() empties
+      // it (no caller's data) and binary() fills a configuration cache: both silent.
+      'src/lib/session.ts:12:5 mcp-stateless/no-cross-call-binding',
+      // The calls: history.add(…) on the imported singleton, Recording.getInstance().start(…) on the getInstance one.
+      'src/tools/dispatch.ts:12:7 mcp-stateless/no-cross-call-binding',
+      'src/tools/dispatch.ts:9:3 mcp-stateless/no-module-accumulator',
+    ]);
+    const start = findings.find((f) => f.at.startsWith('src/tools/dispatch.ts:12:7'))!;
+    expect(start.message).toContain("tool 'start_recording' assigns `Recording.getInstance().active` here and tool 'current_recording' reads it (line 15)");
+    expect(findings.find((f) => f.at.startsWith('src/tools/dispatch.ts:9:3'))!.message).toContain('history.add(…), which changes history.entries');
+  });
+
+  it('one file at a time, nothing shows where the class is not visible', async () => {
+    const { findings } = await lintProject(fixture, 'recommended', ['src']);
+    expect(findings).toEqual([]);
+  });
+});
