@@ -147,7 +147,7 @@ export function writeCases({ quick = false } = {}) {
 }
 
 /** CPU seconds (user + system) a process has used, from /proc (Linux); null elsewhere. */
-function cpuSecondsOf(pid) {
+export function cpuSecondsOf(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
