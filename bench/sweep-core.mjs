@@ -2,7 +2,7 @@
 // the TypeScript sources under vitest): which files, and how one file is linted and judged.
 
 import { Linter } from 'eslint';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { sha1, SOURCE_EXT, DECLARATION } from './corpora.mjs';
 import { floorPlugin, sweepConfig } from './configs.mjs';
@@ -10,8 +10,8 @@ import { floorPlugin, sweepConfig } from './configs.mjs';
 export { DECLARATION, SOURCE_EXT };
 
 /**
- * Every JS/TS file under `dirs` (node_modules and all), sorted within each folder, each path once. `dts: false` leaves
- * out declaration files. Returns absolute paths.
+ * Every JS/TS file under `dirs` (node_modules and all; a file given by name is taken as it is), sorted within each
+ * folder, each path once. `dts: false` leaves out declaration files. Returns absolute paths.
  */
 export function listSweepFiles(dirs, { dts = true } = {}) {
   const seen = new Set();
@@ -34,7 +34,13 @@ export function listSweepFiles(dirs, { dts = true } = {}) {
       }
     }
   };
-  for (const d of dirs) visit(path.resolve(d));
+  for (const d of dirs) {
+    const full = path.resolve(d);
+    if (statSync(full, { throwIfNoEntry: false })?.isFile()) {
+      if (!seen.has(full)) out.push(full);
+      seen.add(full);
+    } else visit(full);
+  }
   return out;
 }
 
@@ -90,7 +96,9 @@ export function lintOne(linter, plugin, file, text, { root, settings = {}, mode 
     }
     const ms = performance.now() - t0;
     const cpuMs = cpu();
-    const fatal = r.messages.find((m) => m.fatal);
+    // A parse failure is ESLint's one fatal "Parsing error" message. Other fatal messages (ESLint 10 rejects
+    // `/* eslint-env */` comments that way) leave the rules running: the file counts as linted.
+    const fatal = r.messages.find((m) => m.fatal && /^Parsing error/.test(m.message));
     let parseMs = 0;
     let rulesMs = 0;
     let slowestRule = null;
@@ -105,6 +113,7 @@ export function lintOne(linter, plugin, file, text, { root, settings = {}, mode 
       crash: null,
       parseError: fatal ? fatal.message : null,
       findings: fatal ? 0 : r.messages.filter((m) => m.ruleId).length,
+      notes: fatal ? [] : r.messages.filter((m) => m.fatal).map((m) => m.message),
       ms,
       cpuMs,
       parseMs,
@@ -112,7 +121,7 @@ export function lintOne(linter, plugin, file, text, { root, settings = {}, mode 
       slowestRule,
     };
   } catch (e) {
-    return { crash: describeCrash(e), parseError: null, findings: 0, ms: performance.now() - t0, cpuMs: cpu(), parseMs: 0, rulesMs: 0, slowestRule: null };
+    return { crash: describeCrash(e), parseError: null, findings: 0, notes: [], ms: performance.now() - t0, cpuMs: cpu(), parseMs: 0, rulesMs: 0, slowestRule: null };
   }
 }
 

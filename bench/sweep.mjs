@@ -77,7 +77,7 @@ const log = (s) => process.stderr.write(`${s}\n`);
 // ---------------------------------------------------------------------------------------------------------------
 
 const dirs = positionals.map((d) => path.resolve(d));
-for (const d of dirs) if (!existsSync(d)) usage(`no such folder: ${d}`);
+for (const d of dirs) if (!existsSync(d)) usage(`no such file or folder: ${d}`);
 if (!dirs.length) {
   dirs.push(path.join(ROOT, 'node_modules'));
   const mirrors = mirrorRootFromEnv();
@@ -238,6 +238,11 @@ if (SLOWEST > 0 && linted.length) {
   }
   out.push('', `Slowest ${top} files in all (CPU ms: parse + ESLint + rules):`);
   for (const o of [...linted].sort((a, b) => b.cpuMs - a.cpuMs).slice(0, top)) out.push(`  ${o.cpuMs.toFixed(0).padStart(7)}  (rules ${o.rulesCpuMs.toFixed(0)})  ${(o.bytes / 1024).toFixed(0)} KiB  ${o.file}`);
+}
+const noted = linted.filter((o) => o.notes?.length);
+if (noted.length) {
+  out.push('', `Linted, with a fatal message from ESLint itself (${noted.length}; the rules ran):`);
+  for (const o of noted.slice(0, 10)) out.push(`  ${o.file}: ${o.notes[0]}`);
 }
 if (parseErrors.length) {
   out.push('', `Parse errors (${parseErrors.length}; the input's, not ours), first 10:`);
