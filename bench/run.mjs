@@ -6,8 +6,9 @@
 //   --jobs N             pathological cases run at once, each in its own process (default 2)
 //   --only LIST          sections, comma-separated: real, pathological, type-checked, probe (default: real,pathological,probe)
 //   --type-checked       add the recommended-type-checked section (bench/type-checked.mjs; a few minutes)
-//   --generated [SCALES] add the generated corpus (bench/generate.mjs) at scales 1,2,4 (or the given list) to the
-//                        one-process comparison; it flatters (uniform, handler-dense code), so it is off by default
+//   --generated          add the generated corpus (bench/generate.mjs) to the one-process comparison; it flatters
+//                        (uniform, handler-dense code), so it is off by default
+//   --scales LIST        its scales (default 1,2,4): the same files holding k× the code
 //   --mirror-budget KB   bytes of source per fetched server repository in the mirror corpus (default 120)
 //   --patho-configs LIST configurations for the pathological cases (default: every rule (strict))
 //   --no-memory          skip the peak-RSS pass (one process per configuration, one lint each)
@@ -28,33 +29,44 @@ import { parseArgs } from 'node:util';
 import { extractMirrors, measureFiles, mirrorRootFromEnv, mirrorServerFiles, OUT, publishedServerFiles, ROOT, walkSources } from './corpora.mjs';
 import { runCase, writeCases } from './pathological.mjs';
 
-const { values: opts } = parseArgs({
-  options: {
-    quick: { type: 'boolean', default: false },
-    rounds: { type: 'string' },
-    limit: { type: 'string' },
-    jobs: { type: 'string', default: '2' },
-    only: { type: 'string' },
-    'type-checked': { type: 'boolean', default: false },
-    generated: { type: 'string' },
-    'mirror-budget': { type: 'string', default: '120' },
-    'patho-configs': { type: 'string', default: 'every rule (strict)' },
-    'no-memory': { type: 'boolean', default: false },
-    'no-probe': { type: 'boolean', default: false },
-    json: { type: 'string' },
-    help: { type: 'boolean', default: false },
-  },
-  allowNegative: false,
-  strict: true,
-});
+let opts;
+try {
+  ({ values: opts } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      rounds: { type: 'string' },
+      limit: { type: 'string' },
+      jobs: { type: 'string', default: '2' },
+      only: { type: 'string' },
+      'type-checked': { type: 'boolean', default: false },
+      generated: { type: 'boolean', default: false },
+      scales: { type: 'string', default: '1,2,4' },
+      'mirror-budget': { type: 'string', default: '120' },
+      'patho-configs': { type: 'string', default: 'every rule (strict)' },
+      'no-memory': { type: 'boolean', default: false },
+      'no-probe': { type: 'boolean', default: false },
+      json: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  }));
+} catch (e) {
+  fail(e.message);
+}
 if (opts.help) {
-  console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(0, 17).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+  console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(0, 18).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
   process.exit(0);
 }
 const QUICK = opts.quick;
-const ROUNDS = Math.max(1, Number(opts.rounds ?? (QUICK ? 3 : 5)));
-const LIMIT_MS = Math.max(1, Number(opts.limit ?? (QUICK ? 10 : 30))) * 1000;
-const JOBS = Math.max(1, Number(opts.jobs));
+const num = (name, fallback, min) => {
+  const v = Number(opts[name] ?? fallback);
+  if (!Number.isFinite(v) || v < min) fail(`--${name} must be a number ≥ ${min} (got "${opts[name]}")`);
+  return v;
+};
+const ROUNDS = Math.floor(num('rounds', QUICK ? 3 : 5, 1));
+const LIMIT_MS = num('limit', QUICK ? 10 : 30, 0.1) * 1000;
+const JOBS = Math.floor(num('jobs', 2, 1));
+const MIRROR_BUDGET = num('mirror-budget', 120, 1) * 1024;
 const sections = new Set((opts.only ?? `real,pathological${QUICK || opts['no-probe'] ? '' : ',probe'}${opts['type-checked'] ? ',type-checked' : ''}`).split(','));
 for (const s of sections) if (!['real', 'pathological', 'type-checked', 'probe'].includes(s)) fail(`unknown section "${s}" in --only (real, pathological, type-checked, probe)`);
 const CONFIGS = ['parse-only', 'empty rule (floor)', 'recommended', 'every rule (strict)', 'security (peer)'];
@@ -97,12 +109,13 @@ function collectCorpora() {
   if (mirrorRoot) {
     log(`bench: extracting mirrors from ${mirrorRoot} into bench/out/mirrors/ …`);
     const extracted = extractMirrors(mirrorRoot, log);
-    const files = mirrorServerFiles(extracted, { perRepoBytes: Number(opts['mirror-budget']) * 1024 });
+    const files = mirrorServerFiles(extracted, { perRepoBytes: MIRROR_BUDGET });
     if (files.length) corpora.push({ name: 'fetched servers (sources)', files: files.map((f) => f.file), groups: new Set(files.map((f) => f.group)).size, what: 'repositories' });
     else log(`bench: MCP_STATELESS_MIRRORS=${mirrorRoot} holds no usable mirror`);
   }
-  if (opts.generated !== undefined) {
-    const scales = (opts.generated || '1,2,4').split(',').map(Number);
+  if (opts.generated) {
+    const scales = opts.scales.split(',').map(Number);
+    if (!scales.every((k) => [1, 2, 4].includes(k))) fail(`--scales takes 1, 2 and 4 (got "${opts.scales}")`);
     const gen = path.join(OUT, 'generated');
     const version = path.join(gen, 'VERSION');
     const need = !scales.every((k) => existsSync(path.join(gen, `x${k}`)));
