@@ -1,5 +1,5 @@
 // Profile one lint: `node bench/profile.mjs <dir> [config]` runs `node --cpu-prof` on a child that lints <dir> with
-// the given worker config (default strict, warm: the second run is profiled) and prints where the CPU time goes,
+// the given config (parse-only, recommended or strict; default strict, warm: the second run is profiled) and prints where the CPU time goes,
 // by self time per function and by total time per source file of the plugin.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -8,7 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const [dir = path.join(here, 'out/x1'), config = 'strict'] = process.argv.slice(2);
+// Default: the generated 1× corpus (node bench/generate.mjs bench/out/generated, or node bench/run.mjs --generated).
+const [dir = path.join(here, 'out/generated/x1'), config = 'strict'] = process.argv.slice(2);
 const profDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-prof-'));
 const script = path.join(here, 'profile-child.mjs');
 const r = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profDir, script, config, path.resolve(dir)], { stdio: 'inherit' });

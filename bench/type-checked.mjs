@@ -8,7 +8,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import plugin from '../dist/src/index.js';
-import { ProjectModel } from '../dist/src/analysis/project.js';
+import { ServerModel as ProjectModel } from '../dist/src/analysis/server.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const outRoot = path.join(here, 'out', 'type-checked');

@@ -1,0 +1,142 @@
+// One process, every configuration side by side: `node --expose-gc bench/measure.mjs <job.json>` (run.mjs writes the
+// job and forks this; it is not meant to be run by hand). For each corpus in the job: one ESLint instance per
+// configuration; each lints the corpus once to warm up (JIT, config caches); then `rounds` rounds in which every
+// configuration lints the whole corpus once, in an order that rotates each round, so drift and background load fall on
+// all of them alike. A full GC runs before every timed lint, so one configuration's garbage is not collected on
+// another's time. Prints one JSON object on stdout: per corpus and configuration, every round's CPU ms (user + system
+// of this process) and wall ms, findings and fatal (parse) errors. With `stats`, also ESLint's per-rule times for the
+// strict configuration (parse, each rule, and the shared analysis on its own line when the dist exposes it).
+//
+// `mode: "rss"` instead lints each corpus once with one configuration and reports this process's peak RSS: run.mjs
+// forks one such process per configuration to compare memory.
+
+import { ESLint } from 'eslint';
+import { readFileSync } from 'node:fs';
+import { ROOT } from './corpora.mjs';
+import { ALL_FILES, LANGUAGE, benchConfigs } from './configs.mjs';
+
+const job = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const plugin = (await import('../dist/src/index.js')).default;
+const security = job.configs.some((c) => c.startsWith('security')) ? (await import('eslint-plugin-security')).default : undefined;
+const CONFIGS = benchConfigs(plugin, { security });
+for (const c of job.configs) if (!CONFIGS[c]) throw new Error(`unknown configuration ${c}`);
+
+const gc = globalThis.gc ?? (() => {});
+const progress = (s) => process.stderr.write(s);
+
+// The corpora include files under node_modules/ (published servers), which ESLint ignores by default; un-ignore it.
+function engine(config, stats = false, extra = []) {
+  return new ESLint({ cwd: ROOT, overrideConfigFile: true, overrideConfig: [...CONFIGS[config], ...extra], ignorePatterns: ['!**/node_modules/'], cache: false, stats });
+}
+
+function summarise(results) {
+  let findings = 0;
+  let fatal = 0;
+  // Findings are rule reports; ESLint's own notes (unused disable directives, unknown rules named in the corpus's
+  // inline comments) are not counted.
+  for (const r of results) {
+    for (const m of r.messages) {
+      // A corpus file ESLint skipped would make every configuration look free: stop rather than report that.
+      if (!m.ruleId && m.message.startsWith('File ignored')) throw new Error(`${r.filePath}: ${m.message}`);
+      if (m.fatal && /^Parsing error/.test(m.message)) fatal++;
+      else if (m.ruleId && !m.message.startsWith('Definition for rule')) findings++;
+    }
+  }
+  return { files: results.length, findings, fatal };
+}
+
+async function timedLint(eslint, files) {
+  gc();
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const results = await eslint.lintFiles(files);
+  const wallMs = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  return { cpuMs: (c.user + c.system) / 1000, wallMs, ...summarise(results) };
+}
+
+/** A rule that builds the shared per-file analysis first, so `stats` shows it on its own line (when dist has it). */
+async function sharedAnalysisPlugin() {
+  try {
+    const { getModuleModel: getServerModel } = await import('../dist/src/analysis/door.js');
+    const { getDefinitionRecords } = await import('../dist/src/analysis/definitions.js');
+    if (typeof getServerModel !== 'function' || typeof getDefinitionRecords !== 'function') return null;
+    return {
+      meta: { name: 'bench', version: '0.0.0' },
+      rules: {
+        'shared-analysis': {
+          meta: { type: 'problem', schema: [] },
+          create(context) {
+            return {
+              Program() {
+                getDefinitionRecords(context.sourceCode);
+              },
+              'Program:exit'() {
+                getServerModel(context).stateAccesses?.();
+              },
+            };
+          },
+        },
+      },
+    };
+  } catch {
+    return null;
+  }
+}
+
+async function perRule(files, rounds) {
+  const shared = await sharedAnalysisPlugin();
+  const extra = shared ? [{ files: ALL_FILES, plugins: { 'bench-shared': shared }, rules: { 'bench-shared/shared-analysis': 'error' } }] : [];
+  // The shared-analysis line has to come before the plugin's rules so its listeners run first: put it right after the
+  // language options.
+  const base = CONFIGS['every rule (strict)'];
+  const eslint = new ESLint({ cwd: ROOT, overrideConfigFile: true, overrideConfig: [...base.slice(0, LANGUAGE.length), ...extra, ...base.slice(LANGUAGE.length)], ignorePatterns: ['!**/node_modules/'], cache: false, stats: true });
+  await eslint.lintFiles(files);
+  const runs = [];
+  for (let r = 0; r < rounds; r++) {
+    gc();
+    const results = await eslint.lintFiles(files);
+    const rules = {};
+    let parse = 0;
+    let total = 0;
+    for (const res of results) {
+      for (const pass of res.stats?.times?.passes ?? []) {
+        parse += pass.parse?.total ?? 0;
+        total += pass.total ?? 0;
+        for (const [id, t] of Object.entries(pass.rules ?? {})) rules[id] = (rules[id] ?? 0) + t.total;
+      }
+    }
+    runs.push({ parse, total, rules });
+    progress('s');
+  }
+  return { sharedLine: Boolean(shared), runs };
+}
+
+const out = { corpora: {} };
+if (job.mode === 'rss') {
+  const eslint = engine(job.configs[0]);
+  for (const corpus of job.corpora) out.corpora[corpus.name] = await timedLint(eslint, corpus.files);
+  out.maxRssKiB = process.resourceUsage().maxRSS;
+} else {
+  for (const corpus of job.corpora) {
+    progress(`  ${corpus.name}: `);
+    const engines = job.configs.map((c) => [c, engine(c)]);
+    const runs = Object.fromEntries(job.configs.map((c) => [c, []]));
+    const warm = {};
+    for (const [c, e] of engines) {
+      warm[c] = await timedLint(e, corpus.files);
+      progress('w');
+    }
+    for (let r = 0; r < job.rounds; r++) {
+      for (let i = 0; i < engines.length; i++) {
+        const [c, e] = engines[(i + r) % engines.length];
+        runs[c].push(await timedLint(e, corpus.files));
+        progress('.');
+      }
+    }
+    out.corpora[corpus.name] = { warm, runs, stats: job.stats ? await perRule(corpus.files, job.statsRounds ?? 3) : null };
+    progress('\n');
+  }
+  out.maxRssKiB = process.resourceUsage().maxRSS;
+}
+process.stdout.write(JSON.stringify(out));
