@@ -51,8 +51,9 @@ export default createRule<Options, MessageId>({
           const { first: firstRead, other: otherRead } = model.readsOf(w);
           const writer = model.handlerOf(w.node);
           if (!firstRead) {
-            // State imported from the project's own modules is read elsewhere in the program: the write is the crossing.
-            if (w.binding.scope !== 'import') continue;
+            // State imported from the project's own modules, or exported to them, is read elsewhere in the program:
+            // the write is the crossing.
+            if (w.binding.scope !== 'import' && !w.binding.exported) continue;
             if (!first(w)) continue;
             context.report({
               node: w.node,

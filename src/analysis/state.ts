@@ -27,6 +27,8 @@ export interface StateBinding {
   factory: FunctionNode | null;
   /** Class name for `this` fields of long-lived instances. */
   className?: string;
+  /** A module binding other modules import (`export let current`, `export { current }`): read outside this file. */
+  exported?: boolean;
 }
 
 export type AccessKind =
@@ -155,7 +157,7 @@ export function collectStateAccesses(
         if (decl.init && isFunction(unwrap(decl.init))) continue;
         if (kindOfDecl === 'const' && container === 'primitive') continue;
         if (decl.init && resolveValues(facts, decl.init).some((x) => x.kind === 'function' || x.kind === 'class')) continue;
-        binding = { key: `v:${decl.range[0]}`, name: v.name, scope: stateScope, container, decl, factory };
+        binding = { key: `v:${decl.range[0]}`, name: v.name, scope: stateScope, container, decl, factory, exported: stateScope === 'module' && isExported(facts, decl, v.name) };
       } else if (def.type === 'ImportBinding' && stateScope === 'module') {
         const imp = facts.imports.get(v.name);
         if (!imp || !isRelativeSource(imp.source)) continue;
@@ -316,9 +318,7 @@ function classifyUseWith(
           }
           return;
         }
-        const next = outerOf(callParent).parent;
-        const receiverOfCall = next?.type === AST_NODE_TYPES.MemberExpression && next.object === outerOf(callParent);
-        if (ACCESSORS.has(name) || (receiverOfCall && SINGLETON_ACCESSOR.test(name))) {
+        if (ACCESSORS.has(name) || SINGLETON_ACCESSOR.test(name)) {
           if (a0) keys.push(a0);
           path.push(`${name}()`);
           cur = outerOf(callParent);
@@ -587,5 +587,15 @@ function isEmptyValue(v: Node | undefined): boolean {
   if (n.type === AST_NODE_TYPES.ArrayExpression) return n.elements.length === 0;
   if (n.type === AST_NODE_TYPES.ObjectExpression) return n.properties.length === 0;
   if (n.type === AST_NODE_TYPES.NewExpression) return n.arguments.length === 0 && /^(Map|Set|WeakMap|WeakSet|Array)$/.test(calleeName(n.callee) ?? '');
+  return false;
+}
+
+/** Is a module-level declaration exported (in its declaration or by an `export { name }` list)? */
+function isExported(facts: ModuleFacts, decl: TSESTree.VariableDeclarator, name: string): boolean {
+  if (decl.parent?.parent?.type === AST_NODE_TYPES.ExportNamedDeclaration) return true;
+  for (const st of facts.ast.body) {
+    if (st.type !== AST_NODE_TYPES.ExportNamedDeclaration || st.source || st.declaration) continue;
+    for (const spec of st.specifiers) if (spec.local.type === AST_NODE_TYPES.Identifier && spec.local.name === name) return true;
+  }
   return false;
 }

@@ -147,7 +147,9 @@ export class ValueOrigins {
         if (name !== null) {
           // A field of something a call made from the session is that thing's own field, not the session's identity.
           if (base.has('made') && base.has('session') && !SESSION_MEMBERS.has(name)) out.delete('session');
-          if (SESSION_MEMBERS.has(name)) out.add('session');
+          // `extra.sessionId`, `transport.sessionId`: MCP session identity. `args.sessionId` is a tool argument: a handle
+          // the server gave out and the caller passes back, not the connection's identity.
+          if (SESSION_MEMBERS.has(name) && !(base.has('input') && !base.has('context'))) out.add('session');
           if (name === 'session' && base.has('context')) out.add('session');
           if (AUTH_MEMBERS.has(name) && (base.has('context') || base.has('auth'))) out.add('auth');
           if (this.facts.settings.scopeArguments.includes(name) && (base.has('input') || base.has('param'))) out.add('scope');
@@ -209,7 +211,7 @@ export class ValueOrigins {
       add(initOrigins);
       if (decl.id.type !== AST_NODE_TYPES.Identifier) {
         const key = destructuredKeyOf(decl.id, v.name, true);
-        if (key && SESSION_MEMBERS.has(key)) out.add('session');
+        if (key && SESSION_MEMBERS.has(key) && !(initOrigins.has('input') && !initOrigins.has('context'))) out.add('session');
         if (key && this.facts.settings.scopeArguments.includes(key) && (initOrigins.has('input') || initOrigins.has('param'))) out.add('scope');
         if (key && AUTH_MEMBERS.has(key) && initOrigins.has('context')) out.add('auth');
       }
@@ -244,8 +246,9 @@ export class ValueOrigins {
     }
     const name = key ?? v.name;
     if (scopeArgs.includes(name) && (out.has('input') || out.has('param'))) out.add('scope');
-    // A parameter named for the session (`function track(sessionId)`) carries session identity into helpers.
-    if (SESSION_MEMBERS.has(name)) out.add('session');
+    // A parameter named for the session (`function track(sessionId)`) carries session identity into helpers; a tool
+    // argument of that name (`({ sessionId }) => …`) is the caller's handle, not the connection's identity.
+    if (SESSION_MEMBERS.has(name) && !out.has('input')) out.add('session');
     if (key !== null && AUTH_MEMBERS.has(key) && out.has('context')) out.add('auth');
     if (key === 'session' && out.has('context')) out.add('session');
     return out;

@@ -9,7 +9,9 @@ export function describeBinding(b: StateBinding): string {
     case 'module':
       return b.className
         ? `\`${b.name}\` belongs to the one long-lived \`${b.className}\` instance, shared by every caller`
-        : `\`${b.name}\` is module-level, shared by every caller`;
+        : b.exported
+          ? `\`${b.name}\` is module-level and exported to other modules, shared by every caller`
+          : `\`${b.name}\` is module-level, shared by every caller`;
     case 'import':
       return `\`${b.name}\` is imported module state, shared by every caller`;
     case 'instance': {

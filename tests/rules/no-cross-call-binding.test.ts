@@ -8,6 +8,9 @@ const server = new McpServer({ name: 't', version: '1' });
 
 ruleTester.run('no-cross-call-binding', rule, {
   valid: [
+    // The same flag, not exported and read by nobody: nothing crosses.
+    `${header}let lastRemote = false;
+server.tool('run', {}, async (args, extra) => { lastRemote = !!extra._meta?.remote; return { content: [] }; });`,
     // A lazily filled client reset (or relaunched) outside its guard is the first-caller lifecycle, reported by
     // no-first-caller-cache, not a second hazard here.
     `${header}let browser: { close(): void } | undefined;
@@ -47,6 +50,17 @@ async function main() { transport = {}; }
 server.tool('t', {}, async () => ({ content: [] }));`,
   ],
   invalid: [
+    {
+      // An exported flag set per call through a setter and read by other modules (telemetry) during the call: a
+      // concurrent call overwrites it before they read it.
+      code: `${header}let currentCallIsRemote = false;
+function setRemote(remote: boolean) {
+  currentCallIsRemote = remote;
+}
+server.tool('run', {}, async (args, extra) => { setRemote(!!extra._meta?.remote); return { content: [] }; });
+export { currentCallIsRemote };`,
+      errors: [{ messageId: 'crossCallImported', line: 5, column: 3, suggestions: null }],
+    },
     {
       // Imported state from the project's own module: read elsewhere in the program.
       code: `${header}import { session } from './ctx.js';

@@ -30,6 +30,10 @@ server.registerTool('start', { inputSchema: {} }, async (args, extra) => {
   running.set(task.taskId, Promise.resolve());
   return { content: [] };
 });`,
+    // A tool argument named sessionId is a handle the server gave out and the caller passes back, not the connection's
+    // MCP session identity (the map is another rule's hazard).
+    `${header}const recordings = new Map<string, string[]>();
+server.registerTool('end', { inputSchema: {} }, async ({ sessionId }) => { recordings.get(sessionId); return { content: [] }; });`,
     // A per-call map keyed by session id.
     `${header}server.registerTool('n', { inputSchema: {} }, async (args, extra) => { const m = new Map(); m.set(extra.sessionId, 1); return { content: [] }; });`,
   ],
