@@ -6,7 +6,7 @@ import { routedLabel } from './dispatch.js';
 import { isRelativeSource, type ModuleFacts } from './module.js';
 import { callSitesOf, enclosingClass, resolveValues, type ClassNode } from './resolve.js';
 import type { McpSettings } from './settings.js';
-import { collectStateAccesses, methodFieldEffects, type FieldEffect, type StateAccess } from './state.js';
+import { collectStateAccesses, methodFieldEffects, parameterMutated, type FieldEffect, type StateAccess } from './state.js';
 import { ValueOrigins } from './values.js';
 import { getWiring } from './wiring.js';
 
@@ -53,6 +53,8 @@ export interface ModuleLinks {
   readonly roots: readonly CrossRoot[];
   /** Is one instance of this class (by the start of its range) kept for the process by another module? */
   longLivedElsewhere(classStart: number): boolean;
+  /** Parameters of a function of this module that another module hands a process-wide object (by function start). */
+  longLivedParams(fnStart: number): readonly LongLivedParam[];
   /**
    * The functions an import of this module stands for, through a member path as value resolution spells it
    * (`['new()!', 'processThought']` for a method of a module-level instance of an imported class). Empty without
@@ -61,7 +63,18 @@ export interface ModuleLinks {
   importTargets(source: string, imported: string, path: readonly string[]): readonly ImportTarget[];
 }
 
-export const NO_LINKS: ModuleLinks = { roots: [], longLivedElsewhere: () => false, importTargets: () => [] };
+/** A parameter that receives, from a call in another module's handler code, an object that lives for the process. */
+export interface LongLivedParam {
+  index: number;
+  /** The caller's binding (`k8sManager`). */
+  name: string;
+  /** Where the caller keeps it (`src/index.ts:209`). */
+  from: string;
+  /** The functions a method of that object runs (its class may be in the caller's module or a third one). */
+  methods(name: string): readonly ImportTarget[];
+}
+
+export const NO_LINKS: ModuleLinks = { roots: [], longLivedElsewhere: () => false, longLivedParams: () => [], importTargets: () => [] };
 
 /**
  * Everything the rules ask about one module: which functions serve calls, what they reach, which bindings outlive a
@@ -76,7 +89,7 @@ export class ModuleModel {
   readonly reached = new Map<FunctionNode, HandlerRef>();
   readonly origins: ValueOrigins;
   /** Handler code here that calls into another module: joined by the server model. */
-  readonly externalReach: { source: string; imported: string; path: string[]; ref: HandlerRef }[] = [];
+  readonly externalReach: { source: string; imported: string; path: string[]; ref: HandlerRef; call: Node }[] = [];
   /** Roots given by the server model: functions registered or reached from other modules. */
   readonly crossRoots: readonly [FunctionNode, Registration][];
   readonly links: ModuleLinks;
@@ -147,7 +160,14 @@ export class ModuleModel {
       // Nothing serves a call here: no use of state can be handler code.
       if (this.reached.size === 0) return (this.stateAccessList = []);
       this.stateAccessList = this.facts.budget.phase('state', () =>
-        collectStateAccesses(this.facts, (n) => this.isHandlerCode(n), (c) => this.classLifetime(c), (fn) => this.perConnection(fn), (call) => this.crossModuleEffects(call)),
+        collectStateAccesses(this.facts, {
+          isHandlerCode: (n) => this.isHandlerCode(n),
+          classLongLived: (c) => this.classLifetime(c),
+          perConnection: (fn) => this.perConnection(fn),
+          callEffects: (call) => this.crossModuleEffects(call),
+          argumentMutated: (call, index) => this.argumentMutated(call, index),
+          longLivedParams: (fn) => (this.reached.has(fn) ? this.links.longLivedParams(fn.range[0]) : []),
+        }),
       );
     }
     return this.stateAccessList;
@@ -408,7 +428,7 @@ export class ModuleModel {
   private noteExternal(v: { source: string; imported: string; path: string[] }, ref: HandlerRef, call: Node): void {
     if (!isRelativeSource(v.source)) return;
     const routed = ref.routedName ?? (ref.registration.kind === 'tool' ? routedLabel(call, this.facts.ownerOf(call)) : null);
-    this.externalReach.push({ source: v.source, imported: v.imported, path: v.path, ref: routed && routed !== ref.routedName ? { ...ref, routedName: routed } : ref });
+    this.externalReach.push({ source: v.source, imported: v.imported, path: v.path, ref: routed && routed !== ref.routedName ? { ...ref, routedName: routed } : ref, call });
   }
 
   /**
@@ -417,6 +437,20 @@ export class ModuleModel {
    */
   calleesOf(call: TSESTree.CallExpression): { fn: FunctionNode; model: ModuleModel }[] {
     const out: { fn: FunctionNode; model: ModuleModel }[] = [];
+    // `k8sManager.trackPortForward(…)` on a parameter another module hands a process-wide object: that object's method.
+    const callee = unwrap(call.callee);
+    if (callee.type === AST_NODE_TYPES.MemberExpression && unwrap(callee.object).type === AST_NODE_TYPES.Identifier) {
+      const method = memberName(callee);
+      const v = this.facts.variableOf(unwrap(callee.object) as TSESTree.Identifier);
+      const def = v?.defs[0];
+      if (method !== null && def?.type === 'Parameter') {
+        const fn = def.node as FunctionNode;
+        const index = fn.params.findIndex((p) => (p.type === AST_NODE_TYPES.AssignmentPattern ? p.left : p) === def.name);
+        for (const lp of this.links.longLivedParams(fn.range[0])) {
+          if (lp.index === index) for (const t of lp.methods(method)) out.push({ fn: t.fn, model: t.model() });
+        }
+      }
+    }
     for (const v of resolveValues(this.facts, call.callee)) {
       if (v.kind === 'function') out.push({ fn: v.node, model: this });
       else if (v.kind === 'import' && isRelativeSource(v.source)) {
@@ -452,6 +486,24 @@ export class ModuleModel {
       }
     }
     return out;
+  }
+
+  private readonly paramMutationMemo = new Map<string, boolean>();
+
+  /** Does this function change (push into, set a field of…) what it receives as its `index`th parameter? */
+  paramMutated(fn: FunctionNode, index: number): boolean {
+    const key = `${fn.range[0]}:${index}`;
+    const known = this.paramMutationMemo.get(key);
+    if (known !== undefined) return known;
+    this.paramMutationMemo.set(key, false);
+    const result = parameterMutated(this.facts, fn, index, (call, i) => this.argumentMutated(call, i));
+    this.paramMutationMemo.set(key, result);
+    return result;
+  }
+
+  /** Does a call change what it is given as its `index`th argument (the callee's body in this module or another)? */
+  argumentMutated(call: TSESTree.CallExpression, index: number): boolean {
+    return this.calleesOf(call).some(({ fn, model }) => model.paramMutated(fn, index));
   }
 
   /** Call sites of a function in this module (for following values into helpers). */

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type * as ts from 'typescript';
 import type { FunctionNode } from './ast.js';
 import { Discovery, mayRegisterHandlers } from './discovery.js';
-import { describeHandler, ModuleModel, type CrossRoot, type ImportTarget, type ModuleLinks } from './model.js';
+import { describeHandler, ModuleModel, type CrossRoot, type ImportTarget, type LongLivedParam, type ModuleLinks } from './model.js';
 import { ModuleFacts } from './module.js';
 import { classMember, propertyOf, resolveValues, resolveVariable, returnedExpressions, type Value } from './resolve.js';
 import { settingsKey, type McpSettings } from './settings.js';
@@ -45,6 +45,7 @@ export class ServerModel {
   private readonly units = new Map<string, Unit | null>();
   private readonly roots = new Map<string, Map<number, CrossRoot>>();
   private readonly longLived = new Map<string, Set<number>>();
+  private readonly params = new Map<string, Map<number, LongLivedParam[]>>();
   private readonly tsApi: typeof ts | null;
   private readonly settingsKey: string;
   /** Modules indexed (parsed, scope-analysed and walked) while building this model, not taken from the cache. */
@@ -75,6 +76,7 @@ export class ServerModel {
     return {
       roots: this.rootsFor(key),
       longLivedElsewhere: (start) => this.classIsLongLived(key, start),
+      longLivedParams: (start) => this.params.get(key)?.get(start) ?? [],
       importTargets: (source, imported, memberPath) => this.importTargets(key, source, imported, memberPath),
     };
   }
@@ -187,12 +189,17 @@ export class ServerModel {
             if (this.addRoot(t.unit, t.fn, { kind: ext.kind, name: ext.name, via, registered: true })) dirty.add(t.unit);
           }
         }
-        // Functions elsewhere that handler code here calls.
+        // Functions elsewhere that handler code here calls, and the process-wide objects it hands them.
         for (const call of model.externalReach) {
           const via = `reached from ${describeHandler(call.ref)} (${this.rel(u.fileName)})`;
           const r = call.ref.registration;
+          const handed = longLivedArguments(u.facts, call.call);
           for (const t of this.resolveImport(u, call.source, call.imported, call.path)) {
             if (this.addRoot(t.unit, t.fn, { kind: r.kind, name: call.ref.routedName ?? r.name, via, registered: false })) dirty.add(t.unit);
+            for (const h of handed) {
+              const lp: LongLivedParam = { index: h.index, name: h.name, from: `${this.rel(u.fileName)}:${h.line}`, methods: (m) => this.methodsOf(u, h.arg, m) };
+              if (this.addParam(t.unit, t.fn, lp)) dirty.add(t.unit);
+            }
           }
         }
       }
@@ -213,6 +220,32 @@ export class ServerModel {
     }
     if (m.has(fn.range[0])) return false;
     m.set(fn.range[0], { range: [fn.range[0], fn.range[1]], ...info });
+    u.version++;
+    return true;
+  }
+
+  /** The functions `arg.method(…)` runs, for an object `arg` of module `u` (a class of `u` or of an import). */
+  private methodsOf(u: Unit, arg: TSESTree.Node, method: string): ImportTarget[] {
+    const out: ImportTarget[] = [];
+    for (const v of resolveValues(u.facts, arg)) {
+      if (v.kind === 'instance') {
+        for (const f of classMember(u.facts, v.node, method, false, new Set(), 0)) if (f.kind === 'function') out.push({ fileName: u.fileName, fn: f.node, model: () => this.modelOf(u) });
+      } else if (v.kind === 'import') {
+        out.push(...this.importTargets(u.fileName, v.source, v.imported, [...v.path, method]));
+      }
+    }
+    return out;
+  }
+
+  private addParam(u: Unit, fn: FunctionNode, p: LongLivedParam): boolean {
+    let perFn = this.params.get(u.fileName);
+    if (!perFn) {
+      perFn = new Map();
+      this.params.set(u.fileName, perFn);
+    }
+    const list = perFn.get(fn.range[0]) ?? [];
+    if (list.some((x) => x.index === p.index)) return false;
+    perFn.set(fn.range[0], [...list, p]);
     u.version++;
     return true;
   }
@@ -326,6 +359,33 @@ export class ServerModel {
     }
     return { values: out, forwards };
   }
+}
+
+/**
+ * The arguments of a call that are process-wide objects of the calling module: a module-level binding holding an
+ * instance or a container (`startPortForward(k8sManager, input)`, `handle(name, args, state)`).
+ */
+function longLivedArguments(facts: ModuleFacts, call: TSESTree.Node): { index: number; name: string; line: number; arg: TSESTree.Node }[] {
+  if (call.type !== AST_NODE_TYPES.CallExpression) return [];
+  const out: { index: number; name: string; line: number; arg: TSESTree.Node }[] = [];
+  call.arguments.forEach((a, index) => {
+    if (a.type !== AST_NODE_TYPES.Identifier) return;
+    const v = facts.variableOf(a);
+    const def = v?.defs[0];
+    if (!v || def?.type !== 'Variable' || !facts.isModuleLevel(v)) return;
+    const init = (def.node as TSESTree.VariableDeclarator).init;
+    const i = init ? unwrapExpression(init) : null;
+    if (i && (i.type === AST_NODE_TYPES.NewExpression || i.type === AST_NODE_TYPES.ObjectExpression || i.type === AST_NODE_TYPES.ArrayExpression)) {
+      out.push({ index, name: a.name, line: def.node.loc.start.line, arg: a });
+    }
+  });
+  return out;
+}
+
+function unwrapExpression(n: TSESTree.Node): TSESTree.Node {
+  let cur = n;
+  while (cur.type === AST_NODE_TYPES.TSAsExpression || cur.type === AST_NODE_TYPES.TSSatisfiesExpression || cur.type === AST_NODE_TYPES.TSNonNullExpression) cur = cur.expression;
+  return cur;
 }
 
 function memberText(node: TSESTree.Node): string | null {

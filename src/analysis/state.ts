@@ -29,6 +29,8 @@ export interface StateBinding {
   className?: string;
   /** A module binding other modules import (`export let current`, `export { current }`): read outside this file. */
   exported?: boolean;
+  /** A parameter handed a process-wide object by another module: where that object is kept (`src/index.ts:209`). */
+  handedFrom?: string;
 }
 
 export type AccessKind =
@@ -59,6 +61,8 @@ export interface StateAccess {
   method?: string;
   /** The receiver's method whose body (in another module) makes this change: `add` for `history.add(…)`. */
   through?: string;
+  /** The function the whole binding is handed to, which changes it: `handleToolCall` for `handleToolCall(…, state)`. */
+  handedTo?: string;
   /** Key expressions used on the way (`map.get(k)`, `obj[k]`). */
   keys: Node[];
   /** The assigned value, for writes. */
@@ -127,21 +131,46 @@ export function isMutatingMethod(container: ContainerKind, method: string): bool
  * Find every use, in handler code, of a binding that outlives a call, and say what the use does.
  * `handlerOf` tells whether a node runs as part of serving a call.
  */
-export function collectStateAccesses(
-  facts: ModuleFacts,
-  isHandlerCode: (node: Node) => boolean,
-  classLongLived: (cls: ClassNode) => 'module' | 'instance' | null,
-  perConnection: (fn: FunctionNode) => boolean = () => false,
-  callEffects: CallEffects = () => null,
-): StateAccess[] {
+/** What the model tells state collection (whole-server facts included). */
+export interface StateHooks {
+  isHandlerCode(node: Node): boolean;
+  classLongLived(cls: ClassNode): 'module' | 'instance' | null;
+  /** Does this function run once per connection (its bindings belong to one caller)? */
+  perConnection(fn: FunctionNode): boolean;
+  callEffects: CallEffects;
+  /** Does this call change what it is given as its `index`th argument? */
+  argumentMutated(call: TSESTree.CallExpression, index: number): boolean;
+  /** Parameters of a handler-code function that another module hands a process-wide object. */
+  longLivedParams(fn: FunctionNode): readonly { index: number; name: string; from: string }[];
+}
+
+export function collectStateAccesses(facts: ModuleFacts, hooks: StateHooks): StateAccess[] {
+  const { isHandlerCode, classLongLived, perConnection, callEffects } = hooks;
   const out: StateAccess[] = [];
-  const classifyUse = (f: ModuleFacts, binding: StateBinding, base: Node, o: StateAccess[], aliasSeen: Set<Variable>) => classifyUseWith(f, callEffects, binding, base, o, aliasSeen);
+  const classifyUse = (f: ModuleFacts, binding: StateBinding, base: Node, o: StateAccess[], aliasSeen: Set<Variable>) => classifyUseWith(f, hooks, binding, base, o, aliasSeen);
   for (const scope of facts.scopeManager.scopes) {
     const block = scope.block;
     let stateScope: StateScope;
     let factory: FunctionNode | null = null;
     if (block.type === AST_NODE_TYPES.Program) stateScope = 'module';
-    else if (isFunction(block) && scope.type === 'function' && !isHandlerCode(block) && !isHandlerCode(block.body) && !perConnection(block)) {
+    else if (isFunction(block) && scope.type === 'function' && isHandlerCode(block.body)) {
+      // Handler code: its own locals are per call, but a parameter another module hands a process-wide object is not.
+      const params = hooks.longLivedParams(block);
+      if (params.length === 0) continue;
+      for (const lp of params) {
+        const param = block.params[lp.index];
+        const id = param?.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
+        if (!id || id.type !== AST_NODE_TYPES.Identifier) continue;
+        const v = scope.set.get(id.name) as Variable | undefined;
+        if (!v) continue;
+        const binding: StateBinding = { key: `p:${block.range[0]}:${lp.index}`, name: id.name, scope: 'module', container: 'instance', decl: id, factory: null, handedFrom: lp.from };
+        for (const ref of v.references) {
+          if (ref.init || !isHandlerCode(ref.identifier)) continue;
+          classifyUse(facts, binding, ref.identifier, out, new Set());
+        }
+      }
+      continue;
+    } else if (isFunction(block) && scope.type === 'function' && !isHandlerCode(block) && !isHandlerCode(block.body) && !perConnection(block)) {
       stateScope = 'instance';
       factory = block;
     } else continue;
@@ -164,7 +193,7 @@ export function collectStateAccesses(
         binding = { key: `i:${v.name}`, name: v.name, scope: 'import', container: 'unknown', decl: def.node, factory: null };
       } else if (def.type === 'ClassName') {
         const cls = def.node as ClassNode;
-        collectStaticFieldAccesses(facts, v, cls, isHandlerCode, stateScope, out, callEffects);
+        collectStaticFieldAccesses(facts, v, cls, isHandlerCode, stateScope, out, hooks);
         continue;
       } else continue;
       for (const ref of v.references) {
@@ -204,7 +233,8 @@ export function collectStateAccesses(
 
 function fieldContainer(facts: ModuleFacts, cls: ClassNode, name: string): ContainerKind {
   for (const el of cls.body.body) {
-    if (el.type === AST_NODE_TYPES.PropertyDefinition && !el.static && propertyKeyName(el) === name) {
+    // `private cache: LruCache<…>;` declared here and assigned in the constructor: the constructor says what it is.
+    if (el.type === AST_NODE_TYPES.PropertyDefinition && !el.static && propertyKeyName(el) === name && el.value) {
       return containerOf(facts, el.value);
     }
     if (el.type === AST_NODE_TYPES.MethodDefinition && el.kind === 'constructor' && el.value.body) {
@@ -218,7 +248,7 @@ function fieldContainer(facts: ModuleFacts, cls: ClassNode, name: string): Conta
   return 'unknown';
 }
 
-function collectStaticFieldAccesses(facts: ModuleFacts, v: Variable, cls: ClassNode, isHandlerCode: (n: Node) => boolean, scope: StateScope, out: StateAccess[], callEffects: CallEffects): void {
+function collectStaticFieldAccesses(facts: ModuleFacts, v: Variable, cls: ClassNode, isHandlerCode: (n: Node) => boolean, scope: StateScope, out: StateAccess[], hooks: StateHooks): void {
   const statics = new Map<string, TSESTree.PropertyDefinition>();
   for (const el of cls.body.body) {
     if (el.type === AST_NODE_TYPES.PropertyDefinition && el.static) {
@@ -253,7 +283,7 @@ function collectStaticFieldAccesses(facts: ModuleFacts, v: Variable, cls: ClassN
       decl: field,
       factory: null,
     };
-    classifyUseWith(facts, callEffects, binding, member, out, new Set());
+    classifyUseWith(facts, hooks, binding, member, out, new Set());
   }
 }
 
@@ -270,13 +300,18 @@ export interface FieldEffect {
   kind: 'mutate' | 'write' | 'fill' | 'reset' | 'read';
 }
 
+/** Containers whose hand-over to a mutating function is reported at the call (instances report in their methods). */
+const HANDED_CONTAINERS = new Set<ContainerKind>(['object', 'array', 'map', 'set']);
+
+const NO_CALL_HOOKS: Pick<StateHooks, 'callEffects' | 'argumentMutated'> = { callEffects: () => null, argumentMutated: () => false };
+
 /** `getInstance()`, `instance()`, `getShared()`: the accessor of a singleton. */
 const SINGLETON_ACCESSOR = /^(get)?(Instance|instance|Singleton|singleton|Shared|shared|Default)$/;
 
 /** Follow one use of a binding outward and record what it does. */
 function classifyUseWith(
   facts: ModuleFacts,
-  callEffects: CallEffects,
+  hooks: Pick<StateHooks, 'callEffects' | 'argumentMutated'>,
   binding: StateBinding,
   base: Node,
   out: StateAccess[],
@@ -286,7 +321,8 @@ function classifyUseWith(
   viaAlias = false,
 ): void {
   const classifyUse = (f: ModuleFacts, b: StateBinding, n: Node, o: StateAccess[], seen: Set<Variable>, pre?: string[], preKeys?: Node[], alias?: boolean) =>
-    classifyUseWith(f, callEffects, b, n, o, seen, pre, preKeys, alias);
+    classifyUseWith(f, hooks, b, n, o, seen, pre, preKeys, alias);
+  const callEffects = hooks.callEffects;
   const keys: Node[] = [...prefixKeys];
   const path: string[] = [...prefix];
   let cur: Node = outerOf(base);
@@ -367,6 +403,16 @@ function classifyUseWith(
       const callee = memberPath(p.callee);
       if (callee && callee[0] === 'Object' && callee[1] === 'assign') {
         out.push({ binding, kind: 'mutate', node: p, path, method: 'Object.assign', keys, value: p.arguments[1] });
+        return;
+      }
+    }
+    // A container handed whole to a function that changes what it receives (`handle(name, args, state)` where handle
+    // pushes into state.logs): the call is where this caller's data goes into the shared container.
+    if (p.type === AST_NODE_TYPES.CallExpression && p.callee !== cur && path.length === 0 && !viaAlias && HANDED_CONTAINERS.has(binding.container)) {
+      const index = p.arguments.indexOf(cur as TSESTree.CallExpressionArgument);
+      if (index >= 0 && hooks.argumentMutated(p, index)) {
+        const name = calleeName(p.callee) ?? 'a function';
+        out.push({ binding, kind: 'mutate', node: p, path, method: name, handedTo: name, keys, value: p.arguments[index] });
         return;
       }
     }
@@ -564,7 +610,7 @@ export function methodFieldEffects(facts: ModuleFacts, fn: FunctionNode, memo: M
     if (classMember(facts, cls, name, false, new Set(), 0).some((v) => v.kind === 'function')) continue;
     const binding: StateBinding = { key: `t:${name}`, name, scope: 'module', container: fieldContainer(facts, cls, name), decl: cls, factory: null };
     const uses: StateAccess[] = [];
-    classifyUseWith(facts, () => null, binding, m, uses, new Set());
+    classifyUseWith(facts, NO_CALL_HOOKS, binding, m, uses, new Set());
     for (const u of uses) {
       let kind: FieldEffect['kind'] | null;
       if (u.kind === 'read') kind = 'read';
@@ -598,4 +644,23 @@ function isExported(facts: ModuleFacts, decl: TSESTree.VariableDeclarator, name:
     for (const spec of st.specifiers) if (spec.local.type === AST_NODE_TYPES.Identifier && spec.local.name === name) return true;
   }
   return false;
+}
+
+/**
+ * Does a function change what it receives as its `index`th parameter: push into it, set its fields, hand it to another
+ * function that does (`argumentMutated`)? Assigning the parameter itself only rebinds a local.
+ */
+export function parameterMutated(facts: ModuleFacts, fn: FunctionNode, index: number, argumentMutated: StateHooks['argumentMutated']): boolean {
+  const param = fn.params[index];
+  const id = param?.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
+  if (!id || id.type !== AST_NODE_TYPES.Identifier) return false;
+  const v = facts.variableOf(id);
+  if (!v) return false;
+  const binding: StateBinding = { key: 'param', name: id.name, scope: 'module', container: 'object', decl: id, factory: null };
+  const uses: StateAccess[] = [];
+  for (const ref of v.references) {
+    if (ref.init) continue;
+    classifyUseWith(facts, { callEffects: () => null, argumentMutated }, binding, ref.identifier, uses, new Set());
+  }
+  return uses.some((u) => u.kind === 'mutate' || u.kind === 'entryWrite' || u.kind === 'accumulate' || ((u.kind === 'fieldWrite' || u.kind === 'lazyInit') && u.path.length > 0));
 }

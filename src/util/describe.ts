@@ -7,6 +7,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 export function describeBinding(b: StateBinding): string {
   switch (b.scope) {
     case 'module':
+      if (b.handedFrom) return `\`${b.name}\` is the process-wide object ${b.handedFrom} hands to every call, shared by every caller`;
       return b.className
         ? `\`${b.name}\` belongs to the one long-lived \`${b.className}\` instance, shared by every caller`
         : b.exported
@@ -29,6 +30,7 @@ export function handlerPhrase(h: HandlerRef | null): string {
 /** `history.push(…)`, `counts[…] = …`: a short name for what an access does. */
 export function accessPhrase(a: StateAccess): string {
   const target = a.path.length ? `${a.binding.name}.${a.path.join('.').replace(/\.\[\]/g, '[…]')}` : a.binding.name;
+  if (a.handedTo) return `hands ${a.binding.name} to ${a.handedTo}(…), which changes it`;
   if (a.through) {
     const receiver = a.path.length > 1 ? `${a.binding.name}.${a.path.slice(0, -1).join('.')}` : a.binding.name;
     return `${receiver}.${a.through}(…), which changes ${target}`;
