@@ -27,7 +27,7 @@ export function resolveValues(facts: ModuleFacts, expr: Node, seen?: Set<Node>, 
   if (known) return known;
   if (!seen) {
     // A question from outside: answer it once for the module (the answer does not depend on who asks).
-    const out = resolveNode(facts, n, new Set(), 0);
+    const out = dedupeValues(resolveNode(facts, n, new Set(), 0));
     // While the call-site index is being built, parameters resolve to nothing: such answers are not final.
     if (!indexing.has(facts)) memo.set(n, out);
     return out;
@@ -45,9 +45,33 @@ function memoOf(facts: ModuleFacts): Map<Node | Variable, Value[]> {
   return m;
 }
 
+/**
+ * Per module: the variables being resolved right now, and whether an answer given since was cut short (a variable
+ * met again while it is being resolved, or the depth limit): such answers are not memoised.
+ */
+interface Progress {
+  inProgress: Set<Variable>;
+  cut: boolean;
+}
+const progress = new WeakMap<ModuleFacts, Progress>();
+function progressOf(facts: ModuleFacts): Progress {
+  let p = progress.get(facts);
+  if (!p) {
+    p = { inProgress: new Set(), cut: false };
+    progress.set(facts, p);
+  }
+  return p;
+}
+
 function resolveNode(facts: ModuleFacts, n: Node, seen: Set<Node>, depth: number): Value[] {
-  if (depth > MAX_DEPTH) return [];
-  if (seen.has(n)) return [];
+  if (depth > MAX_DEPTH) {
+    progressOf(facts).cut = true;
+    return [];
+  }
+  if (seen.has(n)) {
+    progressOf(facts).cut = true;
+    return [];
+  }
   seen.add(n);
   facts.budget.tick('value resolution');
   switch (n.type) {
@@ -198,21 +222,60 @@ export function returnedExpressions(fn: FunctionNode): Node[] {
 function resolveIdentifier(facts: ModuleFacts, id: TSESTree.Identifier, seen: Set<Node>, depth: number): Value[] {
   const v = facts.variableOf(id);
   if (!v) return [];
-  // Asked from outside about this identifier alone: the variable's answer is the same for every reference to it.
-  if (depth === 0 && seen.size === 1) return resolveVariable(facts, v);
   return resolveVariable(facts, v, seen, depth);
 }
 
+/**
+ * What a variable may hold. The answer is the same for every reference to it, so it is computed once per module and
+ * memoised — unless it was cut short (a cycle back to a variable or node still being resolved, the depth limit), or
+ * the call-site index is being built (parameters resolve to nothing meanwhile).
+ */
 export function resolveVariable(facts: ModuleFacts, v: Variable, seen?: Set<Node>, depth = 0): Value[] {
   const memo = memoOf(facts);
   const known = memo.get(v);
   if (known) return known;
-  if (!seen) {
-    const out = resolveVariableWith(facts, v, new Set(), 0);
-    if (!indexing.has(facts)) memo.set(v, out);
-    return out;
+  const p = progressOf(facts);
+  if (p.inProgress.has(v)) {
+    p.cut = true;
+    return [];
   }
-  return resolveVariableWith(facts, v, seen, depth);
+  p.inProgress.add(v);
+  const outerCut = p.cut;
+  p.cut = false;
+  let out: Value[];
+  try {
+    out = resolveVariableWith(facts, v, seen ?? new Set(), depth);
+  } finally {
+    p.inProgress.delete(v);
+  }
+  const cut = p.cut;
+  p.cut = outerCut || cut;
+  // A binding assigned the same thing in a thousand places (`client = new ApiClient()` in every tool) holds one value.
+  out = dedupeValues(out);
+  if (!cut && !indexing.has(facts)) memo.set(v, out);
+  return out;
+}
+
+/** The same values once each (same node, or the same import and member path). */
+export function dedupeValues(values: Value[]): Value[] {
+  if (values.length < 2) return values;
+  const seen = new Set<unknown>();
+  const keys = new Map<string, true>();
+  const out: Value[] = [];
+  for (const v of values) {
+    if (v.kind === 'import') {
+      const k = `${v.source}\u0000${v.imported}\u0000${v.path.join('\u0000')}`;
+      if (keys.has(k)) continue;
+      keys.set(k, true);
+    } else {
+      const k = `${v.kind}`;
+      if (seen.has(v.node) && keys.has(`${k}:${v.node.range[0]}`)) continue;
+      seen.add(v.node);
+      keys.set(`${k}:${v.node.range[0]}`, true);
+    }
+    out.push(v);
+  }
+  return out;
 }
 
 function resolveVariableWith(facts: ModuleFacts, v: Variable, seen: Set<Node>, depth: number): Value[] {
