@@ -68,7 +68,7 @@ export function sharedFallback(model: ModuleModel): ScopeFallback[] {
     }
   };
   // Only handler code can fall back for a caller: ask nothing of the rest of the file.
-  for (const [node, owner] of facts.owner) if (owner && model.reached.has(owner)) visit(node);
+  for (const fn of model.reached.keys()) for (const node of facts.nodesOwnedBy(fn)) visit(node);
   return out.sort((a, b) => a.fallback.range[0] - b.fallback.range[0]);
 }
 

@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { isFunction, walk, type FunctionNode, type Node } from './ast.js';
+import { isFunction, type FunctionNode, type Node } from './ast.js';
 import { Budget } from './budget.js';
 import type { McpSettings } from './settings.js';
 
@@ -28,7 +28,8 @@ export class ModuleFacts {
   /** Functions nested directly in a function (or at top level, under null). */
   readonly childFunctions = new Map<FunctionNode | null, FunctionNode[]>();
   readonly functions: FunctionNode[] = [];
-  readonly owner = new Map<Node, FunctionNode | null>();
+  /** The owning function of each indexed node (calls, functions, assignments, `this` members). */
+  private readonly owner = new Map<Node, FunctionNode | null>();
   readonly classes: (TSESTree.ClassDeclaration | TSESTree.ClassExpression)[] = [];
   readonly objects: TSESTree.ObjectExpression[] = [];
   readonly assignments: TSESTree.AssignmentExpression[] = [];
@@ -49,26 +50,46 @@ export class ModuleFacts {
   }
 
   private index(visitorKeys: Readonly<Record<string, readonly string[] | undefined>>): void {
-    // Filled in place (one map of every node, not a scratch map copied over): on a large file this map is the biggest
-    // allocation of the analysis, and a second copy doubled its time and garbage.
+    // One iterative walk carrying each node's owning function down the stack. Only the nodes the analysis indexes keep
+    // their owner in a map (a map of every node was the analysis' biggest allocation); `ownerOf` walks up for others.
     const ownerOf = this.owner;
     ownerOf.set(this.ast, null);
-    walk(this.ast, visitorKeys, (node) => {
-      const parent = node.parent;
-      let own: FunctionNode | null = null;
-      if (parent) {
-        own = isFunction(parent) ? parent : (ownerOf.get(parent) ?? null);
+    const nodes: Node[] = [this.ast];
+    const owners: (FunctionNode | null)[] = [null];
+    while (nodes.length > 0) {
+      const node = nodes.pop()!;
+      const own = owners.pop()!;
+      const childOwner = isFunction(node) ? node : own;
+      const keys = visitorKeys[node.type];
+      if (keys) {
+        for (let i = keys.length - 1; i >= 0; i--) {
+          const child = (node as unknown as Record<string, unknown>)[keys[i]];
+          if (!child) continue;
+          if (Array.isArray(child)) {
+            for (let j = child.length - 1; j >= 0; j--) {
+              const c = child[j] as Node | null;
+              if (c && typeof c.type === 'string') {
+                nodes.push(c);
+                owners.push(childOwner);
+              }
+            }
+          } else if (typeof (child as Node).type === 'string') {
+            nodes.push(child as Node);
+            owners.push(childOwner);
+          }
+        }
       }
-      ownerOf.set(node, own);
       switch (node.type) {
         case AST_NODE_TYPES.CallExpression:
         case AST_NODE_TYPES.NewExpression:
+          ownerOf.set(node, own);
           push(this.callsByOwner, own, node);
           this.allCalls.push(node);
           break;
         case AST_NODE_TYPES.FunctionDeclaration:
         case AST_NODE_TYPES.FunctionExpression:
         case AST_NODE_TYPES.ArrowFunctionExpression:
+          ownerOf.set(node, own);
           push(this.childFunctions, own, node);
           this.functions.push(node);
           break;
@@ -80,6 +101,7 @@ export class ModuleFacts {
           this.objects.push(node);
           break;
         case AST_NODE_TYPES.AssignmentExpression:
+          ownerOf.set(node, own);
           this.assignments.push(node);
           break;
         case AST_NODE_TYPES.UpdateExpression:
@@ -89,7 +111,10 @@ export class ModuleFacts {
           if (node.operator === 'delete') this.updates.push(node);
           break;
         case AST_NODE_TYPES.MemberExpression:
-          if (node.object.type === AST_NODE_TYPES.ThisExpression) this.thisMembers.push(node);
+          if (node.object.type === AST_NODE_TYPES.ThisExpression) {
+            ownerOf.set(node, own);
+            this.thisMembers.push(node);
+          }
           break;
         case AST_NODE_TYPES.SwitchStatement:
           this.switches.push(node);
@@ -110,10 +135,27 @@ export class ModuleFacts {
         default:
           break;
       }
-    });
+    }
   }
 
-  /** The innermost function owning a node (null at module top level). */
+  /** The nodes whose innermost function is `fn` (its own code, not that of functions nested in it). */
+  *nodesOwnedBy(fn: FunctionNode): Generator<Node> {
+    const stack: Node[] = [...fn.params, fn.body];
+    const keys = this.visitorKeys;
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      yield node;
+      if (isFunction(node)) continue;
+      for (const k of keys[node.type] ?? []) {
+        const child = (node as unknown as Record<string, unknown>)[k];
+        if (Array.isArray(child)) {
+          for (const c of child) if (c && typeof (c as Node).type === 'string') stack.push(c as Node);
+        } else if (child && typeof (child as Node).type === 'string') stack.push(child as Node);
+      }
+    }
+  }
+
+  /** The innermost function owning a node (null at module top level); indexed nodes are looked up, others walk up. */
   ownerOf(node: Node): FunctionNode | null {
     const known = this.owner.get(node);
     if (known !== undefined) return known;

@@ -376,6 +376,9 @@ const indexing = new WeakSet<ModuleFacts>();
 
 /** The calls in this module whose callee resolves to `fn` (built once per module; parameters are not followed while building). */
 export function callSitesOf(facts: ModuleFacts, fn: FunctionNode): TSESTree.CallExpression[] {
+  // Most helpers are named functions only ever called by name: their references are their call sites, no index needed.
+  const direct = directCallSites(facts, fn);
+  if (direct) return direct;
   let index = callSiteIndex.get(facts);
   if (!index) {
     if (indexing.has(facts)) return [];
@@ -396,6 +399,25 @@ export function callSitesOf(facts: ModuleFacts, fn: FunctionNode): TSESTree.Call
     indexing.delete(facts);
   }
   return index.get(fn) ?? [];
+}
+
+/** The call sites of a function bound to a name whose every reference calls it; null when a reference escapes. */
+function directCallSites(facts: ModuleFacts, fn: FunctionNode): TSESTree.CallExpression[] | null {
+  let id: TSESTree.Identifier | null = null;
+  if (fn.type === AST_NODE_TYPES.FunctionDeclaration && fn.id) id = fn.id;
+  else if (fn.parent?.type === AST_NODE_TYPES.VariableDeclarator && fn.parent.init === fn && fn.parent.id.type === AST_NODE_TYPES.Identifier) id = fn.parent.id;
+  if (!id) return null;
+  const v = facts.variableOf(id);
+  if (!v || v.defs.length !== 1) return null;
+  const out: TSESTree.CallExpression[] = [];
+  for (const ref of v.references) {
+    if (ref.init) continue;
+    if (ref.isWrite()) return null;
+    const p = ref.identifier.parent;
+    if (p?.type !== AST_NODE_TYPES.CallExpression || p.callee !== ref.identifier) return null;
+    out.push(p);
+  }
+  return out;
 }
 
 function resolveMember(facts: ModuleFacts, m: TSESTree.MemberExpression, seen: Set<Node>, depth: number): Value[] {
