@@ -25,6 +25,28 @@ server.tool('a', { workspace: z.string().default(''), file: z.string() }, async 
   return { content: [{ type: 'text', text: dir + other }] };
 });
 `,
+    // Arguments that name neither a directory nor a tenant, a dedicated directory under the runs root, a directory
+    // from server configuration (not the call), defaults that are per-call or dedicated, a tenant from configuration.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import os from 'node:os';
+import path from 'node:path';
+const RUNS_ROOT = path.join(os.tmpdir(), 'runs');
+const config = { outputDir: process.env.OUT_DIR };
+const DEFAULTS = { outputDir: path.join(RUNS_ROOT, '_adhoc'), format: 'png' };
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('shot', { format: z.string().optional(), filename: z.string().optional(), outputDir: z.string().optional() }, async (args, extra) => {
+  const format = args.format || 'png';
+  const name = args.filename || 'page.pdf';
+  const out = args.outputDir || path.join(RUNS_ROOT, '_adhoc');
+  const fromConfig = config.outputDir || process.cwd();
+  const merged = { ...DEFAULTS, ...args };
+  const tenant = (extra as { tenantId?: string }).tenantId || process.env.DEFAULT_TENANT;
+  let cwd = path.join(RUNS_ROOT, '_adhoc');
+  if (args.outputDir) cwd = path.join(RUNS_ROOT, path.basename(args.outputDir));
+  return { content: [{ type: 'text', text: [format, name, out, fromConfig, merged.outputDir, tenant, cwd].join() }] };
+});
+`,
     // Outside handler code.
     `import os from 'node:os';
 export const dir = (workspace?: string) => workspace || os.homedir();`,
@@ -67,6 +89,57 @@ server.tool('c', {}, async ({ workspace = '' }: { workspace?: string }) => ({ co
         { messageId: 'sharedFallback', line: 6, column: 26, suggestions: null },
         { messageId: 'sharedFallback', line: 10, column: 39, suggestions: null },
         { messageId: 'sharedFallback', line: 11, column: 43, suggestions: null },
+      ],
+    },
+    {
+      // Directory-like arguments and context fields under other names than the scope argument.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import os from 'node:os';
+import path from 'node:path';
+const DOWNLOADS = path.join(os.homedir(), 'Downloads');
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('save', { outputDir: z.string().optional(), downloadsDir: z.string().optional(), output: z.string().optional() }, async ({ outputDir, downloadsDir, output }, extra) => {
+  const a = outputDir ?? process.cwd();
+  const b = downloadsDir || DOWNLOADS;
+  const c = output || path.join(os.tmpdir(), \`recording-\${Date.now()}.mp4\`);
+  const d = path.resolve(outputDir ?? '.', 'page.pdf');
+  const tenant = (extra as unknown as { tenantId?: string }).tenantId || 'default-tenant';
+  return { content: [{ type: 'text', text: [a, b, c, d, tenant].join() }] };
+});`,
+      errors: [
+        { messageId: 'sharedFallback', line: 8, column: 26, suggestions: null },
+        { messageId: 'sharedFallback', line: 9, column: 29, suggestions: null },
+        { messageId: 'sharedFallback', line: 10, column: 23, suggestions: null },
+        { messageId: 'sharedFallback', line: 11, column: 39, suggestions: null },
+        { messageId: 'sharedTenantFallback', line: 12, column: 74, suggestions: null },
+      ],
+    },
+    {
+      // A shared default that only a given argument overrides; defaults merged under the caller's options.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { homedir } from 'node:os';
+import path from 'node:path';
+const projectRoot = () => process.cwd();
+const DEFAULT_OPTIONS = { outputPath: path.join(projectRoot(), 'generated'), prefix: 'Test' };
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('run', { workFolder: z.string().optional() }, async (args) => {
+  let cwd = homedir();
+  if (args.workFolder && typeof args.workFolder === 'string') {
+    cwd = path.resolve(args.workFolder);
+  }
+  return { content: [{ type: 'text', text: cwd }] };
+});
+server.tool('gen', { options: z.object({ outputPath: z.string().optional() }).optional() }, async ({ options = {} }) => {
+  const merged = { ...DEFAULT_OPTIONS, ...options };
+  const same = Object.assign({}, DEFAULT_OPTIONS, options);
+  return { content: [{ type: 'text', text: merged.outputPath + same.outputPath }] };
+});`,
+      errors: [
+        { messageId: 'sharedFallback', line: 9, column: 13, suggestions: null },
+        { messageId: 'sharedFallback', line: 16, column: 23, suggestions: null },
+        { messageId: 'sharedFallback', line: 17, column: 34, suggestions: null },
       ],
     },
   ],
