@@ -48,12 +48,12 @@ export default createRule<Options, MessageId>({
       'Program:exit'() {
         const model = getModuleModel(context);
         const analysis = getPathAnalysis(model, { guards: options.guards ?? [], trustImportedGuardNames: options.trustImportedGuardNames ?? true, modules: modulesOf(options) });
-        const sinks: { node: TSESTree.Node; at: TSESTree.Node; call: string }[] = [];
+        const sinks: { node: TSESTree.Node; at: TSESTree.Node; call: string; reportAt?: TSESTree.Node }[] = [];
         for (const f of analysis.fsCalls) {
           if (!model.isHandlerCode(f.call)) continue;
           // realpath is how a guard resolves symlinks before its check: not a use of the path.
           if (/^realpath/.test(f.method)) continue;
-          for (const { arg } of analysis.pathArgs(f)) sinks.push({ node: arg, at: f.call, call: f.method });
+          for (const { arg, reportAt } of analysis.pathArgs(f)) sinks.push({ node: arg, at: f.call, call: f.method, reportAt });
         }
         for (const p of analysis.processCalls) {
           if (!model.isHandlerCode(p.call)) continue;
@@ -70,7 +70,7 @@ export default createRule<Options, MessageId>({
             if (unsoundReported.has(t.unsound.node)) continue;
             unsoundReported.add(t.unsound.node);
             context.report({ node: t.unsound.node, messageId: 'unsoundGuard', data: { ...data, reason: t.unsound.reason } });
-          } else context.report({ node: s.node, messageId: 'unguarded', data });
+          } else context.report({ node: s.reportAt ?? s.node, messageId: 'unguarded', data });
         }
       },
     };

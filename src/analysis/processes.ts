@@ -138,6 +138,8 @@ interface FsSpec {
   effect: FsEffect;
   /** Indices of path arguments, with the effect on each (copy/rename read the first and write the second). */
   paths: [number, FsEffect][];
+  /** The path is this property of the options object at that index (`page.pdf({ path })`), not the argument itself. */
+  optionKey?: string;
 }
 
 const W = (effect: FsEffect = 'write'): FsSpec => ({ effect, paths: [[0, effect]] });
@@ -179,6 +181,27 @@ export function fsCallOf(facts: ModuleFacts, call: Node, extra: ModuleNames = NO
   }
   const spec = FS_METHODS[method];
   return spec ? { call, method: ref.path[0], spec, effect: spec.effect } : null;
+}
+
+/** Methods that write a file named by their options' `path` (Playwright and Puppeteer pages and elements). */
+const OPTION_PATH_WRITERS = new Set(['pdf', 'screenshot']);
+/** Methods that write a file named by their first argument (a Playwright download, a sharp pipeline). */
+const PATH_WRITERS = new Set(['saveAs', 'toFile']);
+
+/**
+ * A library method that writes a file the caller names: `page.pdf({ path })`, `page.screenshot({ path })`,
+ * `element.screenshot({ path })`, `download.saveAs(path)`, `image.toFile(path)`. Only method calls on an object (never a
+ * module's own export): a local function named `pdf` is not one of these.
+ */
+export function fileWriterCallOf(facts: ModuleFacts, call: Node, extra: ModuleNames = NO_EXTRA_MODULES): FsCall | null {
+  if (call.type !== AST_NODE_TYPES.CallExpression) return null;
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || !call.arguments[0] || call.arguments[0].type === AST_NODE_TYPES.SpreadElement) return null;
+  const m = memberName(callee);
+  if (!m || moduleRef(facts, callee.object, extra)) return null;
+  if (OPTION_PATH_WRITERS.has(m)) return { call, method: m, spec: { effect: 'write', paths: [[0, 'write']], optionKey: 'path' }, effect: 'write' };
+  if (PATH_WRITERS.has(m) && call.arguments.length <= 2) return { call, method: m, spec: W(), effect: 'write' };
+  return null;
 }
 
 export type ProcessKind = 'spawn' | 'exec' | 'execFile' | 'fork' | 'execa';

@@ -51,6 +51,16 @@ server.tool('write', { workspace: z.string(), file: z.string() }, async ({ works
   await fs.writeFile(path.join(dir, path.basename(file)), 'y');
   return { content: [] };
 });`,
+    // A value the schema limits to a fixed set cannot name another directory.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+const ROOT = '/srv/assets';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('template', { kind: z.enum(['invoice', 'letter']).describe('which template') }, async ({ kind }) => ({
+  content: [{ type: 'text', text: await fs.readFile(path.join(ROOT, \`\${kind}.md\`), 'utf8') }],
+}));`,
     // A guard imported from another file, named like one; a local object called path.
     `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -84,6 +94,36 @@ const config = readFileSync(process.argv[2] ?? 'config.json', 'utf8');
 export { config };`,
   ],
   invalid: [
+    {
+      // A page saved where the caller says; options merged over defaults that reach mkdir; an extension the caller
+      // spells still escapes (\`x./../../etc/passwd\`).
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+declare const page: { pdf(o: { path?: string; format?: string }): Promise<Buffer> };
+const DEFAULTS = { outputDir: '/srv/out', prefix: 'Test' };
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('pdf', { outputPath: z.string(), name: z.string() }, async (args) => {
+  const options = { path: path.resolve(args.outputPath, args.name), format: 'A4' };
+  await page.pdf(options);
+  return { content: [] };
+});
+server.tool('gen', { options: z.object({ outputDir: z.string() }).partial() }, async ({ options = {} }) => {
+  const merged = { ...DEFAULTS, ...options };
+  await fs.mkdir(merged.outputDir, { recursive: true });
+  return { content: [] };
+});
+server.tool('ext', { ext: z.string() }, async ({ ext }) => {
+  await fs.writeFile(path.join('/srv/out', \`report.\${ext}\`), '');
+  return { content: [] };
+});`,
+      errors: [
+        { messageId: 'unguarded', line: 9, column: 27, suggestions: null },
+        { messageId: 'unguarded', line: 15, column: 18, suggestions: null },
+        { messageId: 'unguarded', line: 19, column: 22, suggestions: null },
+      ],
+    },
     {
       // path.join of a tool argument, straight to readFile.
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
