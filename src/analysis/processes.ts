@@ -29,7 +29,15 @@ export interface ModuleNames {
 export const NO_EXTRA_MODULES: ModuleNames = { fs: [], process: [] };
 
 const FS_SOURCES = new Set(['fs', 'fs/promises', 'fs-extra', 'graceful-fs', 'mz/fs', 'fs-extra/esm', 'original-fs']);
-const PROCESS_SOURCES = new Set(['child_process', 'cross-spawn']);
+/**
+ * Modules whose exports start processes the way `child_process` does: `spawn(file, args, options)` and friends, a
+ * default export that is `spawn` (cross-spawn, @npmcli/promise-spawn, nano-spawn, @expo/spawn-async), pseudo-terminals
+ * (`pty.spawn(shell, args, { cwd, env })`), and shelljs' `exec(command, options)`.
+ */
+const PROCESS_SOURCES = new Set([
+  'child_process', 'cross-spawn', 'child-process-promise', 'promisify-child-process', '@npmcli/promise-spawn', 'nano-spawn', '@expo/spawn-async', 'shelljs',
+  'node-pty', '@lydell/node-pty', 'node-pty-prebuilt-multiarch', '@homebridge/node-pty-prebuilt-multiarch', '@cdktf/node-pty-prebuilt-multiarch',
+]);
 const PATH_SOURCES = new Set(['path', 'path/posix', 'path/win32', 'upath', 'pathe']);
 
 export function classifySource(source: string, extra: ModuleNames = NO_EXTRA_MODULES): KnownModule | null {
@@ -274,6 +282,8 @@ export function optionProperty(obj: TSESTree.ObjectExpression, name: string): TS
 /** The child-process call a node makes (`spawn`, `execSync`, promisified `exec`, `execa`), or null. */
 export function processCallOf(facts: ModuleFacts, call: Node, extra: ModuleNames = NO_EXTRA_MODULES): ProcessCall | null {
   if (call.type !== AST_NODE_TYPES.CallExpression) return null;
+  const bun = bunSpawnOf(facts, call);
+  if (bun) return bun;
   const ref = moduleRef(facts, call.callee, extra);
   if (!ref) return null;
   let kind: ProcessKind | null = null;
@@ -322,6 +332,20 @@ export function processCallOf(facts: ModuleFacts, call: Node, extra: ModuleNames
     }
   }
   return { call, name, kind, optionsIndex, options, shell, command };
+}
+
+/** `Bun.spawn([cmd, ...args], { cwd, env })`, `Bun.spawnSync({ cmd, cwd, env })`. */
+function bunSpawnOf(facts: ModuleFacts, call: TSESTree.CallExpression): ProcessCall | null {
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return null;
+  const o = unwrap(callee.object);
+  const m = memberName(callee);
+  if (o.type !== AST_NODE_TYPES.Identifier || o.name !== 'Bun' || !isGlobalRef(facts, o) || (m !== 'spawn' && m !== 'spawnSync')) return null;
+  const first = call.arguments[0];
+  const optionsIndex = first && first.type !== AST_NODE_TYPES.SpreadElement && unwrap(first).type === AST_NODE_TYPES.ObjectExpression ? 0 : 1;
+  const cand = call.arguments[optionsIndex];
+  const options = cand && cand.type !== AST_NODE_TYPES.SpreadElement ? cand : null;
+  return { call, name: `Bun.${m}`, kind: 'spawn', optionsIndex, options, shell: false, command: null };
 }
 
 function isFunctionNode(n: Node): boolean {

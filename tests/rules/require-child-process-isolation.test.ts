@@ -37,8 +37,42 @@ server.tool('run', {}, async () => {
   return { content: [] };
 });
 `,
+    // A pseudo-terminal given the caller's own directory as cwd, HOME and TMPDIR; a local object named Bun.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import * as pty from 'node-pty';
+import path from 'node:path';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('term', { workspace: z.string() }, async ({ workspace }) => {
+  const dir = path.join('/srv/runs', path.basename(workspace));
+  const term = pty.spawn('bash', [], { name: 'xterm', cwd: dir, env: { ...process.env, HOME: dir, TMPDIR: dir } });
+  const Bun = { spawn: (cmd: string[]) => cmd };
+  Bun.spawn(['ls']);
+  term.kill();
+  return { content: [] };
+});`,
   ],
   invalid: [
+    {
+      // A pseudo-terminal that inherits the server's directory and environment; Bun's spawn; a spawn-like package.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import * as pty from 'node-pty';
+import spawn from 'nano-spawn';
+// Bun is a global of the Bun runtime.
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('term', { command: z.string() }, async ({ command }) => {
+  pty.spawn('bash', ['-lc', command], { name: 'xterm', env: process.env as Record<string, string> });
+  Bun.spawn(['sh', '-c', command]);
+  await spawn('make', ['all']);
+  return { content: [] };
+});`,
+      errors: [
+        { messageId: 'notIsolated', line: 8, column: 3, suggestions: [] },
+        { messageId: 'notIsolated', line: 9, column: 3, suggestions: null },
+        { messageId: 'notIsolated', line: 10, column: 9, suggestions: null },
+      ],
+    },
     {
       // No options at all, env: process.env, and an env copy with HOME but no TMPDIR. A per-call dir is in scope.
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
