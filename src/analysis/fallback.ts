@@ -1,5 +1,6 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { destructuredKeyOf, isFunction, isInside, memberName, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
+import { destructuredKeyOf, isFunction, isInside, memberName, paramBinds, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
+import { hasEmptyDefaultArgument } from './choices.js';
 import type { ModuleModel } from './model.js';
 import type { Variable } from './module.js';
 import { getPathAnalysis, isPerCall, type PathAnalysis } from './paths.js';
@@ -89,6 +90,14 @@ export function sharedFallback(model: ModuleModel): ScopeFallback[] {
       defaultsSpread(model, analysis, n.properties.map((p) => (p.type === AST_NODE_TYPES.SpreadElement ? p.argument : null)), out);
     } else if (n.type === AST_NODE_TYPES.CallExpression && isObjectAssign(n)) {
       defaultsSpread(model, analysis, n.arguments.map((a) => (a.type === AST_NODE_TYPES.SpreadElement ? null : a)), out);
+    } else if (n.type === AST_NODE_TYPES.CallExpression && isPathJoin(model, n)) {
+      // path.resolve(RUNS_ROOT, workspace) where the schema defaults workspace to '' and nothing tests it: the root itself.
+      for (const a of n.arguments.slice(1)) {
+        const u = unwrap(a);
+        if (u.type === AST_NODE_TYPES.Identifier && model.origins.has(u, 'scope') && emptyScopeJoined(model, u, 0)) {
+          out.push({ scope: u, fallback: u, what: 'an empty scope, which joins to the runs root itself', kind: 'scope', fallbackText: "''" });
+        }
+      }
     }
   };
   // Only handler code can fall back for a caller: ask nothing of the rest of the file.
@@ -221,6 +230,8 @@ function defaultsSpread(model: ModuleModel, analysis: PathAnalysis, parts: (Node
 /** What a fallback value is, when it is shared or privileged; null for a dedicated directory or something unknown. */
 function sharedTarget(model: ModuleModel, analysis: PathAnalysis, fallback: Node, kind: ScopeKind): string | null {
   const s = staticString(fallback);
+  const fu = unwrap(fallback);
+  if (kind !== 'tenant' && fu.type === AST_NODE_TYPES.Identifier && fu.name === 'undefined' && isCwdOption(fallback)) return "the server's working directory, where a child without `cwd` runs";
   if (kind === 'tenant') return s !== null ? `the literal ${JSON.stringify(s)}` : null;
   if (s !== null) {
     if (s === '') return kind === 'scope' ? 'an empty scope, which joins to the runs root itself' : joinedOntoRoot(model, fallback) ?? "the server's working directory";
@@ -242,9 +253,6 @@ function sharedTarget(model: ModuleModel, analysis: PathAnalysis, fallback: Node
     if (base === 'tmpdir') return 'a fixed path under the shared system temp dir';
     return null;
   }
-  if (t.tags.has('homedir')) return "the server's home directory";
-  if (t.tags.has('cwd')) return "the server's working directory";
-  if (t.tags.has('tmpdir')) return 'the shared system temp dir';
   if (u.type === AST_NODE_TYPES.Identifier || u.type === AST_NODE_TYPES.MemberExpression) {
     // A long-lived directory used as the root other paths are joined onto.
     const v = u.type === AST_NODE_TYPES.Identifier ? model.facts.variableOf(u) : null;
@@ -253,7 +261,18 @@ function sharedTarget(model: ModuleModel, analysis: PathAnalysis, fallback: Node
     if (is !== null) return sharedTarget(model, analysis, init!, kind);
     if (v && v.references.some((r) => isJoinRoot(model, r.identifier))) return 'the runs root itself, shared by every run';
   }
+  if (t.tags.has('homedir')) return "the server's home directory";
+  if (t.tags.has('cwd')) return "the server's working directory";
+  if (t.tags.has('tmpdir')) return 'the shared system temp dir';
   return null;
+}
+
+/** The value of a `cwd` option (`{ cwd: dir || undefined }`), through the fallback around it. */
+function isCwdOption(fallback: Node): boolean {
+  let n: Node = fallback;
+  while (n.parent && (n.parent.type === AST_NODE_TYPES.LogicalExpression || n.parent.type === AST_NODE_TYPES.ConditionalExpression)) n = n.parent;
+  const p = n.parent;
+  return !!p && p.type === AST_NODE_TYPES.Property && p.value === n && propertyKeyName(p) === 'cwd';
 }
 
 /** `path.join(ROOT, workspace ?? '')`: an empty or `.` fallback joined onto a root is that root itself. */
@@ -297,6 +316,32 @@ function isJoinRoot(model: ModuleModel, id: Node): boolean {
   const p = id.parent;
   if (!p || p.type !== AST_NODE_TYPES.CallExpression || p.arguments[0] !== id || p.arguments.length < 2) return false;
   return isPathJoin(model, p);
+}
+
+/**
+ * A scope that is `''` when the caller leaves it out (its schema says `.default('')`) and that nothing on the way tests
+ * for emptiness: the handler's own parameter, or a helper's parameter every such handler passes it to.
+ */
+function emptyScopeJoined(model: ModuleModel, id: TSESTree.Identifier, depth: number): boolean {
+  const v = model.facts.variableOf(id);
+  const def = v?.defs[0];
+  if (!v || def?.type !== 'Parameter' || v.references.some((r) => isTest(r.identifier))) return false;
+  const fn = def.node as FunctionNode;
+  const index = fn.params.findIndex((p) => paramBinds(p, v.name));
+  const param = fn.params[index];
+  // A `= ''` default is reported where it is written.
+  if (!param || param.type === AST_NODE_TYPES.AssignmentPattern) return false;
+  const origins = model.origins.variable(v);
+  if (origins.has('input') && !origins.has('param')) {
+    const reg = model.reached.get(fn)?.registration ?? null;
+    return hasEmptyDefaultArgument(model.facts, reg?.site ?? null, reg?.handler ?? null, keyOf(v));
+  }
+  if (depth >= 2) return false;
+  return model.callSitesOf(fn).some((site) => {
+    const a = site.arguments[index];
+    const u = a ? unwrap(a) : null;
+    return !!u && u.type === AST_NODE_TYPES.Identifier && model.isHandlerCode(site) && emptyScopeJoined(model, u, depth + 1);
+  });
 }
 
 /** `(workspace = '') => path.join(ROOT, workspace)` with no emptiness test on `workspace` in that function. */

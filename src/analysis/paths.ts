@@ -19,7 +19,7 @@ import {
   type ProcessCall,
 } from './processes.js';
 import { enclosingClass, resolveValues, returnedExpressions } from './resolve.js';
-import { choiceArguments } from './choices.js';
+import { isChoiceArgument } from './choices.js';
 
 /**
  * Where the parts of a path come from. Leaves of the ValueOrigins vocabulary plus:
@@ -39,6 +39,8 @@ export interface Trace {
   rawInput: Node | null;
   /** A guard on the way that looks right and is not. */
   unsound: { node: Node; reason: string } | null;
+  /** Where MCP session identity enters the path (`extra.sessionId`), when it does. */
+  sessionAt?: Node | null;
 }
 
 const PER_CALL: Tag[] = ['input', 'scope', 'context', 'session', 'auth', 'fresh', 'random-call'];
@@ -51,6 +53,14 @@ export function isFixed(t: Trace): boolean {
 
 export function isPerCall(t: Trace): boolean {
   return PER_CALL.some((p) => t.tags.has(p));
+}
+
+/**
+ * The path is keyed by MCP session identity and by nothing the caller passes: the same directory for every call a
+ * harness session makes (a whole run), and for every run that reuses the session.
+ */
+export function isSessionKeyed(t: Trace): boolean {
+  return !!t.sessionAt && t.tags.has('session') && !['input', 'scope', 'auth', 'random-call', 'unknown'].some((x) => t.tags.has(x as Tag));
 }
 
 /** Why a fixed path is the same for every caller, in the words reports use. */
@@ -70,6 +80,8 @@ function baseReason(t: Trace): string {
   return 'nothing in it depends on the call';
 }
 
+
+const SESSION_NAMES = new Set(['sessionId', 'session_id', 'sessionID']);
 
 const PATH_PASSTHROUGH = new Set(['join', 'resolve', 'normalize', 'relative', 'dirname', 'format', 'toNamespacedPath', 'parse']);
 const STRING_PASSTHROUGH = new Set(['trim', 'trimStart', 'trimEnd', 'replace', 'replaceAll', 'toLowerCase', 'toUpperCase', 'slice', 'substring', 'substr', 'normalize', 'toString', 'concat', 'padStart', 'padEnd', 'valueOf']);
@@ -91,7 +103,7 @@ type Bound = Ctx['env'] extends Map<Variable, infer B> ? B : never;
 const TRACE_STEPS = 2_000;
 
 function copyTrace(t: Trace): Trace {
-  return { tags: new Set(t.tags), rawInput: t.rawInput, unsound: t.unsound };
+  return { tags: new Set(t.tags), rawInput: t.rawInput, unsound: t.unsound, sessionAt: t.sessionAt ?? null };
 }
 
 function emptyTrace(): Trace {
@@ -102,6 +114,7 @@ function merge(into: Trace, t: Trace): Trace {
   t.tags.forEach((x) => into.tags.add(x));
   into.rawInput ??= t.rawInput;
   into.unsound ??= t.unsound;
+  if (t.sessionAt) into.sessionAt ??= t.sessionAt;
   return into;
 }
 
@@ -268,12 +281,13 @@ export class PathAnalysis {
     const reg = this.model.discovery.handlerRegistration(fn);
     if (reg) {
       const o = this.model.origins.variable(v);
-      if (o.has('input') && !o.has('scope') && this.isChoice(destructuredKeyOfParams(fn, v.name) ?? null)) return tag('choice');
+      if (o.has('input') && !o.has('scope') && this.isChoice(destructuredKeyOfParams(fn, v.name) ?? null, reg)) return tag('choice');
       const t = emptyTrace();
       o.forEach((x) => {
         if (x === 'input' || x === 'scope' || x === 'context' || x === 'session' || x === 'auth') t.tags.add(x);
       });
       if (t.tags.has('input') || t.tags.has('scope')) t.rawInput = id;
+      if (t.tags.has('session')) t.sessionAt = id;
       if (t.tags.size === 0) t.tags.add('unknown');
       return t;
     }
@@ -357,8 +371,10 @@ export class PathAnalysis {
     }
     if (this.model.settings.scopeArguments.includes(name) && (base.tags.has('input') || base.tags.has('scope'))) base.tags.add('scope');
     if (name === 'length') return { tags: new Set(['const']), rawInput: null, unsound: null };
+    // extra.sessionId, ctx.session.id: MCP session identity (the same for every call a harness slot makes).
+    if (SESSION_NAMES.has(name) && (base.tags.has('context') || base.tags.has('session'))) return { tags: new Set(['session']), rawInput: null, unsound: null, sessionAt: m };
     // args.language where the schema says z.enum([...]): one of a fixed set.
-    if (base.tags.has('input') && !base.tags.has('scope') && base.rawInput && this.isChoice(name)) return tag('choice');
+    if (base.tags.has('input') && !base.tags.has('scope') && base.rawInput && this.isChoice(name, this.model.handlerOf(m)?.registration ?? null)) return tag('choice');
     return base;
   }
 
@@ -405,8 +421,8 @@ export class PathAnalysis {
   }
 
   /** An argument name every schema of this module declares as one of a fixed set of values. */
-  private isChoice(name: string | null): boolean {
-    return name !== null && choiceArguments(this.model.facts).has(name);
+  private isChoice(name: string | null, reg: { site: Node; handler: Node } | null): boolean {
+    return name !== null && isChoiceArgument(this.model.facts, reg?.site ?? null, reg?.handler ?? null, name);
   }
 
   private thisFieldWrittenInHandler(cls: Node, name: string): boolean {
