@@ -18,9 +18,12 @@ const VERBS: Record<string, string> = {
 
 const CONTENT_READS = new Set(['readFile', 'createReadStream', 'readJson', 'readJSON', 'readJsonFile', 'open', 'readdir', 'opendir']);
 
-/** A file next to the server's own source (a template, a bundled doc): the server's assets, not a caller's data. */
+/**
+ * A file the server or its operator provides: next to the server's own source (a template, a bundled doc), or named by
+ * the environment at start-up (a config file). The server's, not a caller's, unless handler code writes it.
+ */
 function shippedWithServer(t: Trace): boolean {
-  return t.tags.has('dirname') && [...t.tags].every((x) => x === 'dirname' || x === 'const' || x === 'module' || x === 'choice');
+  return (t.tags.has('dirname') || t.tags.has('env')) && [...t.tags].every((x) => x === 'dirname' || x === 'env' || x === 'const' || x === 'module' || x === 'choice');
 }
 
 export default createRule<Options, MessageId>({

@@ -456,6 +456,8 @@ export class PathAnalysis {
       if ((ref.path.join('.') === 'fileURLToPath' || last === 'fileURLToPath') && args[0]) return this.walk(args[0], pos, ctx);
       return tag('unknown');
     }
+    // fileURLToPath(import.meta.url) (from 'url'/'node:url'): the path the URL names.
+    if ((callee.type === AST_NODE_TYPES.Identifier || callee.type === AST_NODE_TYPES.MemberExpression) && calleeNameOf(callee) === 'fileURLToPath' && args[0]) return this.walk(args[0], pos, ctx);
     if (callee.type === AST_NODE_TYPES.Identifier && isGlobalRef(facts, callee)) {
       if (DECODERS.has(callee.name) && args[0]) return this.walk(args[0], pos, { ...ctx, decoded: true });
       if (callee.name === 'String' && args[0]) return this.walk(args[0], pos, ctx);
@@ -478,10 +480,15 @@ export class PathAnalysis {
       return { tags: t.tags, rawInput: null, unsound: null };
     }
     if (fns.length === 0) {
-      // An imported or unknown function: its result is not followed.
+      // An imported or unknown function: its result is not followed, except that a guard in another module (whole-server
+      // analysis) contains what it returns.
       const t = tag('unknown');
       const a = this.union(args, pos, ctx);
       a.tags.forEach((x) => (PER_CALL.includes(x) ? t.tags.add(x) : undefined));
+      if (a.rawInput && (callee.type === AST_NODE_TYPES.Identifier || callee.type === AST_NODE_TYPES.MemberExpression)) {
+        const g = this.guards.crossModuleGuard(c);
+        if (g && !g.sound) return { tags: t.tags, rawInput: a.rawInput, unsound: a.unsound ?? { node: c, reason: g.reason } };
+      }
       return t;
     }
     const out = emptyTrace();
@@ -670,6 +677,10 @@ function asChoice(t: Trace): Trace {
   const tags = new Set<Tag>([...t.tags].filter((x) => !PER_CALL.includes(x) && x !== 'unknown'));
   tags.add('choice');
   return { tags, rawInput: t.rawInput, unsound: t.unsound };
+}
+
+function calleeNameOf(c: TSESTree.Identifier | TSESTree.MemberExpression): string | null {
+  return c.type === AST_NODE_TYPES.Identifier ? c.name : memberName(c);
 }
 
 function isObjectAssign(c: TSESTree.CallExpression): boolean {

@@ -51,6 +51,27 @@ server.tool('write', { workspace: z.string(), file: z.string() }, async ({ works
   await fs.writeFile(path.join(dir, path.basename(file)), 'y');
   return { content: [] };
 });`,
+    // strict: a same-file assertion built on a same-file predicate (path.relative not starting with '..').
+    {
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+const ROOT = '/srv/files';
+function under(root: string, p: string) {
+  const rel = path.relative(root, p);
+  return !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+function assertSafe(p: string) {
+  if (!under(ROOT, path.resolve(ROOT, p))) throw new Error('outside');
+}
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('read', { file: z.string() }, async ({ file }) => {
+  assertSafe(file);
+  return { content: [{ type: 'text', text: await fs.readFile(file, 'utf8') }] };
+});`,
+      options: [{ trustImportedGuardNames: false }],
+    },
     // A value the schema limits to a fixed set cannot name another directory.
     `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
