@@ -66,11 +66,24 @@ export function sharedFallback(model: ModuleModel): ScopeFallback[] {
   }
   const visit = (n: Node) => {
     if (n.type === AST_NODE_TYPES.LogicalExpression && (n.operator === '||' || n.operator === '??')) {
-      const kind = scopeKindOf(model, n.left);
+      // `a || b || c` is one chain of fallbacks for `a`: the first shared one is reported (its inner links are skipped).
+      const up = n.parent;
+      if (up && up.type === AST_NODE_TYPES.LogicalExpression && up.left === n && (up.operator === '||' || up.operator === '??')) return;
+      const operands: Node[] = [];
+      let head: Node = n;
+      while (head.type === AST_NODE_TYPES.LogicalExpression && (head.operator === '||' || head.operator === '??')) {
+        operands.unshift(head.right);
+        head = head.left;
+      }
+      const kind = scopeKindOf(model, head);
       if (!kind) return;
-      if (kind === 'scope' && staticString(n.right) === '') {
-        if (model.isHandlerCode(n)) out.push({ scope: scopeNode(n.left), fallback: n.right, what: 'an empty scope, which joins to the runs root itself', kind });
-      } else check(n.left, kind, n.right);
+      for (const fallback of operands) {
+        const before = out.length;
+        if (kind === 'scope' && staticString(fallback) === '') {
+          if (model.isHandlerCode(n)) out.push({ scope: scopeNode(head), fallback, what: 'an empty scope, which joins to the runs root itself', kind });
+        } else check(head, kind, fallback);
+        if (out.length > before) break;
+      }
     } else if (n.type === AST_NODE_TYPES.ConditionalExpression) {
       const kind = scopeKindOf(model, n.test);
       if (!kind) return;

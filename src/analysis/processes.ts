@@ -35,7 +35,7 @@ const FS_SOURCES = new Set(['fs', 'fs/promises', 'fs-extra', 'graceful-fs', 'mz/
  * (`pty.spawn(shell, args, { cwd, env })`), and shelljs' `exec(command, options)`.
  */
 const PROCESS_SOURCES = new Set([
-  'child_process', 'cross-spawn', 'child-process-promise', 'promisify-child-process', '@npmcli/promise-spawn', 'nano-spawn', '@expo/spawn-async', 'shelljs',
+  'child_process', 'cross-spawn', 'spawn-rx', 'child-process-promise', 'promisify-child-process', '@npmcli/promise-spawn', 'nano-spawn', '@expo/spawn-async', 'shelljs',
   'node-pty', '@lydell/node-pty', 'node-pty-prebuilt-multiarch', '@homebridge/node-pty-prebuilt-multiarch', '@cdktf/node-pty-prebuilt-multiarch',
 ]);
 const PATH_SOURCES = new Set(['path', 'path/posix', 'path/win32', 'upath', 'pathe']);
@@ -230,6 +230,8 @@ export interface ProcessCall {
 
 const PROCESS_METHODS: Record<string, ProcessKind> = {
   spawn: 'spawn', spawnSync: 'spawn', exec: 'exec', execSync: 'exec', execFile: 'execFile', execFileSync: 'execFile', fork: 'fork',
+  // spawn-rx
+  spawnPromise: 'spawn', spawnDetached: 'spawn', spawnDetachedPromise: 'spawn',
 };
 const EXECA_METHODS = new Set(['execa', 'execaSync', 'execaCommand', 'execaCommandSync', 'execaNode', '$', 'default']);
 

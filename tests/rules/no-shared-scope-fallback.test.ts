@@ -53,6 +53,18 @@ export const dir = (workspace?: string) => workspace || os.homedir();`,
   ],
   invalid: [
     {
+      // A chain of fallbacks: the configured default may be missing too, then the server's working directory.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+const config: { defaultSaveDir?: string } = {};
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('image', { saveDir: z.string().optional() }, async (args) => {
+  const saveDir = args.saveDir || config.defaultSaveDir || process.cwd();
+  return { content: [{ type: 'text', text: saveDir }] };
+});`,
+      errors: [{ messageId: 'sharedFallback', line: 6, column: 60, suggestions: null }],
+    },
+    {
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import os from 'node:os';

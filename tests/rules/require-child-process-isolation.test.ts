@@ -59,18 +59,20 @@ server.tool('term', { workspace: z.string() }, async ({ workspace }) => {
 import { z } from 'zod';
 import * as pty from 'node-pty';
 import spawn from 'nano-spawn';
-// Bun is a global of the Bun runtime.
+import { spawnPromise } from 'spawn-rx';
 const server = new McpServer({ name: 't', version: '1' });
 server.tool('term', { command: z.string() }, async ({ command }) => {
   pty.spawn('bash', ['-lc', command], { name: 'xterm', env: process.env as Record<string, string> });
   Bun.spawn(['sh', '-c', command]);
   await spawn('make', ['all']);
+  await spawnPromise('yt-dlp', ['--write-sub', command], { cwd: '/srv/runs/x' });
   return { content: [] };
 });`,
       errors: [
         { messageId: 'notIsolated', line: 8, column: 3, suggestions: [] },
         { messageId: 'notIsolated', line: 9, column: 3, suggestions: null },
         { messageId: 'notIsolated', line: 10, column: 9, suggestions: null },
+        { messageId: 'notIsolated', line: 11, column: 9, suggestions: [] },
       ],
     },
     {
