@@ -14,13 +14,13 @@ export const SCOPE_ARGUMENT_PATTERN = /^(workspace|workspace_?id|workspace_?name
  * server's home, working directory or temp dir) is the same hazard as a missing scope.
  */
 export const DIRECTORY_ARGUMENT_PATTERN =
-  /^(?:work(?:ing)?_?(?:folder|dir(?:ectory)?|space|tree|path)|(?:output|out|downloads?|save|saved|target|dest(?:ination)?|base|root|data|project|run|temp|tmp|cache|scratch|upload|export|home|sandbox)_?(?:dir(?:ectory)?|folder|path|root|location)|cwd|dir(?:ectory)?|folder|output(?:_?file)?|out_?file|save_?(?:to|as)|destination)$/i;
+  /^(?:work(?:ing)?_?(?:folder|dir(?:ectory)?|space|tree|path)|(?:output|out|downloads?|save|saved|target|dest(?:ination)?|base|root|data|project|repo(?:sitory)?|run|temp|tmp|cache|scratch|upload|export|home|sandbox|screenshots?|images?|logs?|reports?|files?)_?(?:dir(?:ectory)?|folder|path|root|location)|cwd|(?:dir(?:ectory)?|folder)(?:_?(?:path|name))?|output(?:_?file)?|out_?file|save_?(?:to|as)|destination)$/i;
 
 /**
- * Names of arguments or context fields that say whose data a call touches (`tenantId`, `orgId`, `accountId`): a missing
+ * Names of arguments or context fields that say whose data a call touches (`tenantId`, `orgId`, `teamId`): a missing
  * one that falls back to a constant (`'default-tenant'`) puts every caller without one in the same slot.
  */
-export const TENANT_ARGUMENT_PATTERN = /^(?:tenant|org(?:anization)?|team|customer|account|project)_?id$|^tenant$/i;
+export const TENANT_ARGUMENT_PATTERN = /^(?:tenant|org(?:anization)?|team|customer)_?id$|^tenant$/i;
 
 /** Either kind: the names a scope may go by besides the configured scope arguments. */
 export const SCOPE_LIKE_PATTERN = new RegExp(`${DIRECTORY_ARGUMENT_PATTERN.source}|${TENANT_ARGUMENT_PATTERN.source}`, 'i');
