@@ -19,11 +19,13 @@ const VERBS: Record<string, string> = {
 const CONTENT_READS = new Set(['readFile', 'createReadStream', 'readJson', 'readJSON', 'readJsonFile', 'open', 'readdir', 'opendir']);
 
 /**
- * A file the server or its operator provides: next to the server's own source (a template, a bundled doc), or named by
- * the environment at start-up (a config file). The server's, not a caller's, unless handler code writes it.
+ * Under a place where callers' files live (the system temp dir, the server's home or working directory), or named by a
+ * start-up random or a timestamp: a read another process or file may have written for another caller. System files
+ * (`/proc/…`, `/etc/…`), files next to the server's own source and files the environment names (a config file) are the
+ * server's or the operator's, not a caller's.
  */
-function shippedWithServer(t: Trace): boolean {
-  return (t.tags.has('dirname') || t.tags.has('env')) && [...t.tags].every((x) => x === 'dirname' || x === 'env' || x === 'const' || x === 'module' || x === 'choice');
+function inSharedScratch(t: Trace): boolean {
+  return ['tmpdir', 'homedir', 'cwd', 'time', 'random-startup'].some((x) => t.tags.has(x as never)) && !t.tags.has('dirname');
 }
 
 export default createRule<Options, MessageId>({
@@ -106,7 +108,7 @@ export default createRule<Options, MessageId>({
         }
         for (const r of reads) {
           const written = writtenKeys.has(r.key);
-          if (!written && (!options.reportAllReads || shippedWithServer(r.trace))) continue;
+          if (!written && (!options.reportAllReads || !inSharedScratch(r.trace))) continue;
           context.report({ node: r.node, messageId: written ? 'fixedReadBack' : 'fixedRead', data: { handler: handlerPhrase(model.handlerOf(r.node)), path: quote(text(r.node)), reason: fixedReason(r.trace) } });
         }
         for (const p of analysis.processCalls) {

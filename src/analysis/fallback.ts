@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { destructuredKeyOf, isFunction, isInside, memberName, paramBinds, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
+import { destructuredKeyOf, isFunction, isInside, memberName, memberPath, paramBinds, propertyKeyName, staticString, unwrap, walk, type FunctionNode, type Node } from './ast.js';
 import { hasEmptyDefaultArgument } from './choices.js';
 import type { ModuleModel } from './model.js';
 import type { Variable } from './module.js';
@@ -88,6 +88,8 @@ export function sharedFallback(model: ModuleModel): ScopeFallback[] {
       const kind = scopeKindOf(model, n.test);
       if (!kind) return;
       const negated = unwrap(n.test).type === AST_NODE_TYPES.UnaryExpression;
+      // `outputDir ? path.join(outputDir, f) : os.tmpdir()` chooses a directory; `outputDir ? 'saved' : ''` only text.
+      if (!mentions(model, negated ? n.alternate : n.consequent, scopeNode(n.test))) return;
       check(n.test, kind, negated ? n.consequent : n.alternate);
     } else if (n.type === AST_NODE_TYPES.IfStatement && unwrap(n.test).type === AST_NODE_TYPES.UnaryExpression) {
       const kind = scopeKindOf(model, n.test);
@@ -140,9 +142,65 @@ function scopeKindOf(model: ModuleModel, n: Node): ScopeKind | null {
     origins = model.origins.variable(v);
   }
   if (!name || !CALLER_ORIGINS.some((o) => origins.has(o))) return null;
+  // A helper's parameter is the caller's only when the handler code calling it passes something from the call (a
+  // directory the server was configured with is passed the same way).
+  if (!origins.has('input') && !origins.has('context') && !origins.has('auth') && !fromCallerThroughParams(model, u, 0)) return null;
   if (DIRECTORY_ARGUMENT_PATTERN.test(name)) return 'directory';
   if (TENANT_ARGUMENT_PATTERN.test(name)) return 'tenant';
   return null;
+}
+
+/** Does a helper's parameter (or a value derived from one) get, at some call site in this module, a value from the call? */
+function fromCallerThroughParams(model: ModuleModel, n: Node, depth: number): boolean {
+  if (depth > 3) return false;
+  const u = unwrap(n);
+  if (u.type === AST_NODE_TYPES.MemberExpression) return fromCallerThroughParams(model, u.object, depth + 1);
+  if (u.type !== AST_NODE_TYPES.Identifier) return false;
+  const v = model.facts.variableOf(u);
+  const def = v?.defs[0];
+  if (!v || !def) return false;
+  if (def.type === 'Variable') {
+    const init = (def.node as TSESTree.VariableDeclarator).init;
+    return !!init && fromCallerThroughParams(model, init, depth + 1);
+  }
+  if (def.type !== 'Parameter') return false;
+  const fn = def.node as FunctionNode;
+  const index = fn.params.findIndex((p) => paramBinds(p, v.name));
+  if (index < 0) return false;
+  const sites = model.callSitesOf(fn);
+  // A handler body handed to a project wrapper (`tool(name, schema, async ({ output }) => …)`) that calls it with the
+  // call's arguments: its first parameter is the input.
+  if (sites.length === 0 && index === 0 && isCallbackArgument(fn)) return true;
+  return sites.some((site) => {
+    const a = site.arguments[index];
+    if (!a || a.type === AST_NODE_TYPES.SpreadElement) return false;
+    const o = model.origins.of(a);
+    return o.has('input') || o.has('context') || o.has('auth') || o.has('scope') || (o.has('param') && fromCallerThroughParams(model, a, depth + 1));
+  });
+}
+
+function isCallbackArgument(fn: FunctionNode): boolean {
+  const p = fn.parent;
+  return !!p && p.type === AST_NODE_TYPES.CallExpression && p.arguments.includes(fn as TSESTree.Expression);
+}
+
+/** Does `branch` use the value `scope` names (the same variable, or the same member path)? */
+function mentions(model: ModuleModel, branch: Node, scope: Node): boolean {
+  const target = unwrap(scope);
+  const targetVar = target.type === AST_NODE_TYPES.Identifier ? model.facts.variableOf(target) : null;
+  const targetPath = target.type === AST_NODE_TYPES.MemberExpression ? memberPathKey(target) : null;
+  let found = false;
+  walk(branch, model.facts.visitorKeys, (n) => {
+    if (found) return;
+    if (targetVar && n.type === AST_NODE_TYPES.Identifier && model.facts.variableOf(n) === targetVar) found = true;
+    else if (targetPath && n.type === AST_NODE_TYPES.MemberExpression && memberPathKey(n) === targetPath) found = true;
+  });
+  return found;
+}
+
+function memberPathKey(m: TSESTree.MemberExpression): string | null {
+  const path = memberPath(m);
+  return path ? path.join('.') : null;
 }
 
 /** The name a variable goes by in the caller's arguments: its destructured key (`{ output_dir: dir }`), or its own. */

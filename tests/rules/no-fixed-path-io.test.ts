@@ -100,6 +100,13 @@ server.tool('capture', { workspace: z.string(), format: z.enum(['png', 'jpeg']) 
   await page.screenshot(opts);
   return { content: [{ type: 'text', text: bytes.toString('base64') }] };
 });`,
+    // strict (reportAllReads): system files and the operator's config file are not a caller's data.
+    {
+      code: `${header}import { readFileSync } from 'node:fs';
+const CONFIG = process.env.TOOL_CONFIG ?? '/etc/tool/config.json';
+server.tool('info', {}, async () => ({ content: [{ type: 'text', text: readFileSync('/proc/1/cgroup', 'utf8') + readFileSync(CONFIG, 'utf8') }] }));`,
+      options: [{ reportAllReads: true }],
+    },
     // strict (reportAllReads): a bundled doc next to the server's source is the server's asset, not a caller's data.
     {
       code: `${header}import { readFileSync } from 'node:fs';
@@ -250,9 +257,9 @@ server.tool('run', { cmd: z.string() }, async ({ cmd }) => { fs.appendFileSync('
       errors: [{ messageId: 'fixedWrite', line: 6, column: 80, suggestions: null }],
     },
     {
-      // reportAllReads (strict): a handler read of a fixed path nobody in this file writes.
+      // reportAllReads (strict): a handler read of a fixed path in the shared temp dir nobody in this file writes.
       code: `${header}import { readFile } from 'node:fs/promises';
-server.tool('status', {}, async () => ({ content: [{ type: 'text', text: await readFile('/var/run/job.status', 'utf8') }] }));`,
+server.tool('status', {}, async () => ({ content: [{ type: 'text', text: await readFile(os.tmpdir() + '/job.status', 'utf8') }] }));`,
       options: [{ reportAllReads: true }],
       errors: [{ messageId: 'fixedRead', line: 6, column: 89, suggestions: null }],
     },

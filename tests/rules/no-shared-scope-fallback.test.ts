@@ -47,11 +47,55 @@ server.tool('shot', { format: z.string().optional(), filename: z.string().option
   return { content: [{ type: 'text', text: [format, name, out, fromConfig, merged.outputDir, tenant, cwd].join() }] };
 });
 `,
+    // A directory the server was configured with, passed to a helper (not the caller's); a ternary on an output
+    // argument that only picks message text.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+function saveImages(params: { name: string }, imageDir?: string) {
+  const baseDir = imageDir ?? process.cwd();
+  return baseDir + params.name;
+}
+const options = { imageDir: process.env.IMAGE_DIR };
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('images', { name: z.string(), outputPath: z.string().optional() }, async (params) => {
+  const where = saveImages(params, options.imageDir);
+  const note = params.outputPath ? \`\\nAlso saved to \${where}\` : '';
+  return { content: [{ type: 'text', text: where + note }] };
+});
+`,
     // Outside handler code.
     `import os from 'node:os';
 export const dir = (workspace?: string) => workspace || os.homedir();`,
   ],
   invalid: [
+    {
+      // A handler body handed to a project wrapper that calls it with the call's arguments.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import os from 'node:os';
+import path from 'node:path';
+const server = new McpServer({ name: 't', version: '1' });
+const tool = (name: string, schema: object, cb: (args: any) => Promise<string>) => {
+  server.registerTool(name, { inputSchema: schema }, async (args: any) => ({ content: [{ type: 'text', text: await cb(args) }] }));
+};
+tool('record', {}, async ({ output }) => {
+  const file = output || path.join(os.tmpdir(), 'recording.mp4');
+  return file;
+});`,
+      errors: [{ messageId: 'sharedFallback', line: 9, column: 26, suggestions: null }],
+    },
+    {
+      // A helper whose directory parameter the handler fills from the call.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import os from 'node:os';
+function saveScreenshot(data: string, dir?: string) {
+  const outputDir = dir || os.tmpdir();
+  return outputDir + data;
+}
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('shot', { dir: z.string().optional() }, async (args) => ({ content: [{ type: 'text', text: saveScreenshot('x', args.dir) }] }));`,
+      errors: [{ messageId: 'sharedFallback', line: 5, column: 28, suggestions: null }],
+    },
     {
       // A chain of fallbacks: the configured default may be missing too, then the server's working directory.
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
