@@ -124,14 +124,14 @@ export function sharedFallback(model: ModuleModel): ScopeFallback[] {
  * Is `n` (or `!n`, `n.trim()`) a scope the caller supplies? The configured scope arguments are scopes wherever they
  * come from; other names count when the value comes from the call (its arguments, its context, a helper's parameter).
  */
-function scopeKindOf(model: ModuleModel, n: Node): ScopeKind | null {
+function scopeKindOf(model: ModuleModel, n: Node, depth = 0): ScopeKind | null {
   const u = unwrap(n);
-  if (u.type === AST_NODE_TYPES.UnaryExpression && u.operator === '!') return scopeKindOf(model, u.argument);
-  if (u.type === AST_NODE_TYPES.CallExpression && u.callee.type === AST_NODE_TYPES.MemberExpression && memberName(u.callee) === 'trim') return scopeKindOf(model, u.callee.object);
+  if (u.type === AST_NODE_TYPES.UnaryExpression && u.operator === '!') return scopeKindOf(model, u.argument, depth);
+  if (u.type === AST_NODE_TYPES.CallExpression && u.callee.type === AST_NODE_TYPES.MemberExpression && memberName(u.callee) === 'trim') return scopeKindOf(model, u.callee.object, depth);
   if (u.type !== AST_NODE_TYPES.Identifier && u.type !== AST_NODE_TYPES.MemberExpression) return null;
-  if (model.origins.has(u, 'scope')) return 'scope';
   let name: string | null;
   let origins: ReadonlySet<string>;
+  let init: Node | null = null;
   if (u.type === AST_NODE_TYPES.MemberExpression) {
     name = memberName(u);
     origins = model.origins.of(u.object);
@@ -140,30 +140,54 @@ function scopeKindOf(model: ModuleModel, n: Node): ScopeKind | null {
     if (!v) return null;
     name = keyOf(v);
     origins = model.origins.variable(v);
+    const def = v.defs[0];
+    if (def?.type === 'Variable' && (def.node as TSESTree.VariableDeclarator).id.type === AST_NODE_TYPES.Identifier) init = (def.node as TSESTree.VariableDeclarator).init;
   }
-  if (!name || !CALLER_ORIGINS.some((o) => origins.has(o))) return null;
-  // A helper's parameter is the caller's only when the handler code calling it passes something from the call (a
-  // directory the server was configured with is passed the same way).
-  if (!origins.has('input') && !origins.has('context') && !origins.has('auth') && !fromCallerThroughParams(model, u, 0)) return null;
+  if (!name) return null;
+  // The scope argument itself, or a copy of it (`const ws = args.workspace`): not every value computed from it (a
+  // client's reply to a request made with the run id is not the run id).
+  if (model.origins.has(u, 'scope')) {
+    if (model.settings.scopeArguments.includes(name)) return 'scope';
+    const i = init ? unwrap(init) : null;
+    if (i && depth < 3 && (i.type === AST_NODE_TYPES.Identifier || i.type === AST_NODE_TYPES.MemberExpression)) {
+      const k = scopeKindOf(model, i, depth + 1);
+      if (k) return k;
+    }
+  }
+  if (!CALLER_ORIGINS.some((o) => origins.has(o))) return null;
+  // What the caller passed, not something computed from it; a helper's parameter only when handler code fills it from
+  // the call (a directory the server was configured with is passed the same way).
+  if (!isCallerValue(model, u, 0)) return null;
   if (DIRECTORY_ARGUMENT_PATTERN.test(name)) return 'directory';
   if (TENANT_ARGUMENT_PATTERN.test(name)) return 'tenant';
   return null;
 }
 
-/** Does a helper's parameter (or a value derived from one) get, at some call site in this module, a value from the call? */
-function fromCallerThroughParams(model: ModuleModel, n: Node, depth: number): boolean {
-  if (depth > 3) return false;
+/**
+ * Is `n` what the caller passed: a handler's own parameter (its arguments or request context), reached by property
+ * access, destructuring or schema parsing (`Schema.parse(args)`), or a helper's parameter that handler code here fills
+ * with such a value? A value computed from the call (a client's reply to a request made with the caller's id) is not.
+ */
+function isCallerValue(model: ModuleModel, n: Node, depth: number): boolean {
+  if (depth > 6) return false;
   const u = unwrap(n);
-  if (u.type === AST_NODE_TYPES.MemberExpression) return fromCallerThroughParams(model, u.object, depth + 1);
+  if (u.type === AST_NODE_TYPES.MemberExpression) return isCallerValue(model, u.object, depth + 1);
+  if (u.type === AST_NODE_TYPES.CallExpression) {
+    const c = unwrap(u.callee);
+    const m = c.type === AST_NODE_TYPES.MemberExpression ? memberName(c) : null;
+    return !!m && /^(safeParse|parse)(Async)?$/.test(m) && !!u.arguments[0] && isCallerValue(model, u.arguments[0], depth + 1);
+  }
   if (u.type !== AST_NODE_TYPES.Identifier) return false;
   const v = model.facts.variableOf(u);
   const def = v?.defs[0];
   if (!v || !def) return false;
   if (def.type === 'Variable') {
     const init = (def.node as TSESTree.VariableDeclarator).init;
-    return !!init && fromCallerThroughParams(model, init, depth + 1);
+    return !!init && isCallerValue(model, init, depth + 1);
   }
   if (def.type !== 'Parameter') return false;
+  const origins = model.origins.variable(v);
+  if ((origins.has('input') || origins.has('context') || origins.has('auth')) && !origins.has('param')) return true;
   const fn = def.node as FunctionNode;
   const index = fn.params.findIndex((p) => paramBinds(p, v.name));
   if (index < 0) return false;
@@ -173,9 +197,7 @@ function fromCallerThroughParams(model: ModuleModel, n: Node, depth: number): bo
   if (sites.length === 0 && index === 0 && isCallbackArgument(fn)) return true;
   return sites.some((site) => {
     const a = site.arguments[index];
-    if (!a || a.type === AST_NODE_TYPES.SpreadElement) return false;
-    const o = model.origins.of(a);
-    return o.has('input') || o.has('context') || o.has('auth') || o.has('scope') || (o.has('param') && fromCallerThroughParams(model, a, depth + 1));
+    return !!a && a.type !== AST_NODE_TYPES.SpreadElement && model.isHandlerCode(site) && isCallerValue(model, a, depth + 1);
   });
 }
 

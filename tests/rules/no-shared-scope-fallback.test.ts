@@ -63,6 +63,17 @@ server.tool('images', { name: z.string(), outputPath: z.string().optional() }, a
   return { content: [{ type: 'text', text: where + note }] };
 });
 `,
+    // A value computed from the run id (a client's reply) is not the run id.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+declare const client: { run(id: string): { get(): Promise<{ statusMessage?: string; dir?: string }> } };
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('status', { runId: z.string() }, async ({ runId }) => {
+  const { statusMessage, dir } = await client.run(runId).get();
+  const text = (statusMessage || '') + (dir ?? process.cwd());
+  return { content: [{ type: 'text', text }] };
+});
+`,
     // Outside handler code.
     `import os from 'node:os';
 export const dir = (workspace?: string) => workspace || os.homedir();`,
