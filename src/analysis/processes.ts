@@ -308,6 +308,8 @@ export function processCallOf(facts: ModuleFacts, call: Node, extra: ModuleNames
   let optionsIndex: number;
   if (kind === 'exec') optionsIndex = 1;
   else if (kind === 'execa' && /Command/.test(name)) optionsIndex = 1;
+  // execa({ cwd, env })`cmd`: options first, then the command as a template.
+  else if (kind === 'execa' && args[0] && args[0].type !== AST_NODE_TYPES.SpreadElement && unwrap(args[0]).type === AST_NODE_TYPES.ObjectExpression) optionsIndex = 0;
   else optionsIndex = args[1] && !isArrayish(facts, args[1]) && isObjectish(facts, args[1]) ? 1 : 2;
   let options: TSESTree.Node | null = null;
   const cand = args[optionsIndex];

@@ -37,6 +37,19 @@ server.tool('run', {}, async () => {
   return { content: [] };
 });
 `,
+    // execa with its options first (execa({ cwd, env })`cmd`), isolated per call.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { execa } from 'execa';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('run', { command: z.string() }, async ({ command }) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'run-'));
+  const result = await execa({ cwd: dir, env: { ...process.env, HOME: dir, TMPDIR: dir }, shell: true })\`\${command}\`;
+  return { content: [{ type: 'text', text: String(result.stdout) }] };
+});`,
     // A pseudo-terminal given the caller's own directory as cwd, HOME and TMPDIR; a local object named Bun.
     `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
