@@ -7,15 +7,26 @@ import { handlerPhrase } from '../src/util/describe.js';
 import type { TSESTree } from '@typescript-eslint/utils';
 
 export type Options = [{ reportAllReads?: boolean; reportAppends?: boolean; fsModules?: string[]; processModules?: string[] }];
-export type MessageId = 'fixedWrite' | 'fixedReadBack' | 'fixedShellTarget';
+export type MessageId = 'fixedWrite' | 'fixedReadBack' | 'fixedRead' | 'fixedShellTarget';
 
 const VERBS: Record<string, string> = {
   appendFile: 'appends to', createWriteStream: 'opens a write stream on', mkdir: 'creates', ensureDir: 'creates', mkdirp: 'creates', mkdirs: 'creates',
   ensureFile: 'creates', rename: 'renames into', move: 'moves into', copyFile: 'copies to', cp: 'copies to', copy: 'copies to', rm: 'removes',
   unlink: 'removes', remove: 'removes', rmdir: 'removes', emptyDir: 'empties', truncate: 'truncates', symlink: 'links', link: 'links',
+  pdf: 'saves a PDF to', screenshot: 'saves a screenshot to', saveAs: 'saves a download to',
 };
 
 const CONTENT_READS = new Set(['readFile', 'createReadStream', 'readJson', 'readJSON', 'readJsonFile', 'open', 'readdir', 'opendir']);
+
+/**
+ * Under a place where callers' files live (the system temp dir, the server's home or working directory), or named by a
+ * start-up random or a timestamp: a read another process or file may have written for another caller. System files
+ * (`/proc/…`, `/etc/…`), files next to the server's own source and files the environment names (a config file) are the
+ * server's or the operator's, not a caller's.
+ */
+function inSharedScratch(t: Trace): boolean {
+  return ['tmpdir', 'homedir', 'cwd', 'time', 'random-startup'].some((x) => t.tags.has(x as never)) && !t.tags.has('dirname');
+}
 
 export default createRule<Options, MessageId>({
   name: 'no-fixed-path-io',
@@ -31,6 +42,8 @@ export default createRule<Options, MessageId>({
         "{{handler}} {{verb}} `{{path}}`, a path that does not depend on the call ({{reason}}): concurrent callers overwrite and read each other's file. Derive it from the caller's workspace (`path.join(workspaceDir, …)`) or make it per call (`mkdtemp` inside the call).",
       fixedReadBack:
         "{{handler}} reads `{{path}}`, a fixed path that handler code also writes ({{reason}}): one caller reads back what another wrote. Derive it from the caller's workspace instead.",
+      fixedRead:
+        "{{handler}} reads `{{path}}`, a fixed path every caller shares ({{reason}}): whatever writes it between calls (another process, another file), one caller reads what another left there. Derive it from the caller's workspace instead.",
       fixedShellTarget:
         "{{handler}} runs a shell command that writes to `{{path}}`, which does not depend on the call ({{reason}}): concurrent callers clobber each other's output. Write under the caller's workspace (and run the command with `cwd` set to it).",
     },
@@ -65,7 +78,7 @@ export default createRule<Options, MessageId>({
         for (const f of analysis.fsCalls) {
           const h = model.handlerOf(f.call);
           if (!h) continue;
-          for (const { arg, effect } of analysis.pathArgs(f)) {
+          for (const { arg, effect, reportAt } of analysis.pathArgs(f)) {
             // A directory carries nothing until files are written into it; those writes are reported.
             // Removing a fixed path is the same hazard as writing it, reported at the write.
             if (effect === 'mkdtemp' || effect === 'meta' || effect === 'create' || effect === 'remove') continue;
@@ -85,7 +98,7 @@ export default createRule<Options, MessageId>({
               appends.push({ node: arg, trace, key, verb: VERBS[method] ?? 'appends to' });
               continue;
             }
-            context.report({ node: arg, messageId: 'fixedWrite', data: { handler: handlerPhrase(h), verb: VERBS[method] ?? 'writes', path: quote(text(arg)), reason: fixedReason(trace) } });
+            context.report({ node: reportAt ?? arg, messageId: 'fixedWrite', data: { handler: handlerPhrase(h), verb: VERBS[method] ?? 'writes', path: quote(text(arg)), reason: fixedReason(trace) } });
           }
         }
         const readKeys = new Set(reads.map((r) => r.key));
@@ -94,8 +107,9 @@ export default createRule<Options, MessageId>({
           context.report({ node: a.node, messageId: 'fixedWrite', data: { handler: handlerPhrase(model.handlerOf(a.node)), verb: a.verb, path: quote(text(a.node)), reason: fixedReason(a.trace) } });
         }
         for (const r of reads) {
-          if (!options.reportAllReads && !writtenKeys.has(r.key)) continue;
-          context.report({ node: r.node, messageId: 'fixedReadBack', data: { handler: handlerPhrase(model.handlerOf(r.node)), path: quote(text(r.node)), reason: fixedReason(r.trace) } });
+          const written = writtenKeys.has(r.key);
+          if (!written && (!options.reportAllReads || !inSharedScratch(r.trace))) continue;
+          context.report({ node: r.node, messageId: written ? 'fixedReadBack' : 'fixedRead', data: { handler: handlerPhrase(model.handlerOf(r.node)), path: quote(text(r.node)), reason: fixedReason(r.trace) } });
         }
         for (const p of analysis.processCalls) {
           if (!p.shell || !p.command) continue;

@@ -5,19 +5,21 @@ import { createRule } from '../src/util/create-rule.js';
 import { handlerPhrase } from '../src/util/describe.js';
 
 export type Options = [];
-export type MessageId = 'sharedFallback';
+export type MessageId = 'sharedFallback' | 'sharedTenantFallback';
 
 export default createRule<Options, MessageId>({
   name: 'no-shared-scope-fallback',
   meta: {
     type: 'problem',
     docs: {
-      description: "Disallow falling back to a shared or privileged directory when the caller's scope argument is missing",
+      description: "Disallow falling back to a shared or privileged directory (or a shared tenant) when the caller's scope is missing",
       recommended: 'recommended',
     },
     messages: {
       sharedFallback:
         "{{handler}} falls back to `{{fallback}}` ({{what}}) when `{{scope}}` is missing, so every call without a scope lands in the same place, shared with the server and each other. Fall back to a dedicated ad-hoc directory under the runs root (`path.join(RUNS_ROOT, '_adhoc')`) or reject the call.",
+      sharedTenantFallback:
+        '{{handler}} falls back to {{what}} when `{{scope}}` is missing: every caller without one reads and writes the same slot. Reject the call when the tenant is unknown, or derive it from something each caller has.',
     },
     schema: [],
   },
@@ -28,8 +30,8 @@ export default createRule<Options, MessageId>({
         for (const f of sharedFallback(model)) {
           context.report({
             node: f.fallback,
-            messageId: 'sharedFallback',
-            data: { handler: handlerPhrase(model.handlerOf(f.fallback)), fallback: quote(context.sourceCode.getText(f.fallback)), what: f.what, scope: context.sourceCode.getText(f.scope as TSESTree.Node) },
+            messageId: f.kind === 'tenant' ? 'sharedTenantFallback' : 'sharedFallback',
+            data: { handler: handlerPhrase(model.handlerOf(f.fallback)), fallback: quote(f.fallbackText ?? context.sourceCode.getText(f.fallback)), what: f.what, scope: quote(context.sourceCode.getText(f.scope as TSESTree.Node)) },
           });
         }
       },

@@ -2,19 +2,19 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { memberName, unwrap } from '../src/analysis/ast.js';
 import { getModuleModel } from '../src/analysis/door.js';
 import { MODULE_OPTION_SCHEMAS, modulesOf } from '../src/analysis/options.js';
-import { fixedReason, getPathAnalysis, isFixed, quote } from '../src/analysis/paths.js';
+import { fixedReason, getPathAnalysis, isFixed, isSessionKeyed, quote } from '../src/analysis/paths.js';
 import { createRule } from '../src/util/create-rule.js';
 import { handlerPhrase } from '../src/util/describe.js';
 
 export type Options = [{ fsModules?: string[]; processModules?: string[] }];
-export type MessageId = 'startupTempDir' | 'sharedCwd';
+export type MessageId = 'startupTempDir' | 'sharedCwd' | 'sessionDir';
 
 export default createRule<Options, MessageId>({
   name: 'no-shared-scratch-dir',
   meta: {
     type: 'problem',
     docs: {
-      description: 'Disallow one scratch directory shared by every caller: a start-up mkdtemp or a fixed working directory used by handler code',
+      description: 'Disallow one scratch directory shared by every caller: a start-up mkdtemp, a fixed working directory, or one keyed by MCP session identity',
       recommended: 'recommended',
     },
     messages: {
@@ -22,6 +22,8 @@ export default createRule<Options, MessageId>({
         "`{{name}}` is one scratch directory made at start-up and used by {{handler}}: every caller reads and writes the same directory. Make the directory inside the call (`await mkdtemp(…)` in the handler) or derive it from the caller's workspace.",
       sharedCwd:
         "{{handler}} runs `{{call}}` with `cwd: {{path}}`, one working directory for every caller ({{reason}}). Use a directory derived from the caller's workspace, or one made by `mkdtemp` inside the call.",
+      sessionDir:
+        "{{handler}} derives its working files from MCP session identity (`{{session}}`): a harness keeps one session for a whole run and a shared server serves several sessions at once, so every call of a run, and every run that reuses the session, shares this directory. Take the scope as an argument (workspace, run id) and derive the directory from it.",
     },
     schema: [{ type: 'object', additionalProperties: false, properties: { ...MODULE_OPTION_SCHEMAS } }],
     defaultOptions: [{ fsModules: [], processModules: [] }],
@@ -67,6 +69,23 @@ export default createRule<Options, MessageId>({
           // A start-up mkdtemp is reported where it is made.
           if (!isFixed(trace) || trace.tags.has('random-startup')) continue;
           context.report({ node: cwd, messageId: 'sharedCwd', data: { handler: handlerPhrase(h), call: p.name, path: quote(context.sourceCode.getText(cwd)), reason: fixedReason(trace) } });
+        }
+        // Directories and files keyed by MCP session identity: reported once, where the session enters the path.
+        const sessionSeen = new Set<TSESTree.Node>();
+        const sessionSinks: { node: TSESTree.Node; at: TSESTree.Node }[] = [];
+        for (const p of analysis.processCalls) {
+          const cwd = model.isHandlerCode(p.call) ? analysis.processOptions(p).props.get('cwd') : undefined;
+          if (cwd) sessionSinks.push({ node: cwd, at: p.call });
+        }
+        for (const f of analysis.fsCalls) {
+          if (!model.isHandlerCode(f.call)) continue;
+          for (const { arg, effect } of analysis.pathArgs(f)) if (effect !== 'meta') sessionSinks.push({ node: arg, at: f.call });
+        }
+        for (const s of sessionSinks.sort((a, b) => a.at.range[0] - b.at.range[0])) {
+          const t = analysis.trace(s.node, s.at);
+          if (!isSessionKeyed(t) || sessionSeen.has(t.sessionAt!)) continue;
+          sessionSeen.add(t.sessionAt!);
+          context.report({ node: t.sessionAt!, messageId: 'sessionDir', data: { handler: handlerPhrase(model.handlerOf(s.at)), session: quote(context.sourceCode.getText(t.sessionAt!)) } });
         }
       },
     };

@@ -1,6 +1,6 @@
 import { getModuleModel } from '../src/analysis/door.js';
 import { MODULE_OPTION_SCHEMAS, modulesOf } from '../src/analysis/options.js';
-import { getPathAnalysis, quote } from '../src/analysis/paths.js';
+import { getPathAnalysis, isPerCall, quote } from '../src/analysis/paths.js';
 import { createRule } from '../src/util/create-rule.js';
 import { handlerPhrase } from '../src/util/describe.js';
 import { guardPathCall, guardPathVariable } from '../src/util/fixes.js';
@@ -51,12 +51,12 @@ export default createRule<Options, MessageId>({
       'Program:exit'() {
         const model = getModuleModel(context);
         const analysis = getPathAnalysis(model, { guards: options.guards ?? [], trustImportedGuardNames: options.trustImportedGuardNames ?? true, modules: modulesOf(options) });
-        const sinks: { node: TSESTree.Node; at: TSESTree.Node; call: string }[] = [];
+        const sinks: { node: TSESTree.Node; at: TSESTree.Node; call: string; reportAt?: TSESTree.Node }[] = [];
         for (const f of analysis.fsCalls) {
           if (!model.isHandlerCode(f.call)) continue;
           // realpath is how a guard resolves symlinks before its check: not a use of the path.
           if (/^realpath/.test(f.method)) continue;
-          for (const { arg } of analysis.pathArgs(f)) sinks.push({ node: arg, at: f.call, call: f.method });
+          for (const { arg, reportAt } of analysis.pathArgs(f)) sinks.push({ node: arg, at: f.call, call: f.method, reportAt });
         }
         for (const p of analysis.processCalls) {
           if (!model.isHandlerCode(p.call)) continue;
@@ -73,7 +73,12 @@ export default createRule<Options, MessageId>({
             if (unsoundReported.has(t.unsound.node)) continue;
             unsoundReported.add(t.unsound.node);
             context.report({ node: t.unsound.node, messageId: 'unsoundGuard', data: { handler: data.handler, path: data.path, call: data.call, reason: t.unsound.reason } });
-          } else context.report({ node: s.node, messageId: 'unguarded', data, suggest: guardSuggestion(context.sourceCode, s.node) });
+          } else {
+            // A guard is only worth suggesting under a root the caller does not choose (`path.resolve(args.dir, name)`
+            // has none) and at a path passed straight to the call (not one set inside an options object).
+            const suggest = !s.reportAt && fixedRoot(model, analysis, s.node, s.at) ? guardSuggestion(context.sourceCode, s.node) : [];
+            context.report({ node: s.reportAt ?? s.node, messageId: 'unguarded', data, ...(suggest.length ? { suggest } : {}) });
+          }
         }
       },
     };
@@ -81,6 +86,19 @@ export default createRule<Options, MessageId>({
 });
 
 /** A containment guard where the path is built in reach: `fs.x(path.join(root, arg))` or `const p = path.join(root, arg)`. */
+/** Is the first argument of the join (directly, or in the declaration of the variable passed) fixed for the process? */
+function fixedRoot(model: ReturnType<typeof getModuleModel>, analysis: ReturnType<typeof getPathAnalysis>, node: TSESTree.Node, at: TSESTree.Node): boolean {
+  let n: TSESTree.Node = node;
+  if (n.type === AST_NODE_TYPES.Identifier) {
+    const def = model.facts.variableOf(n)?.defs[0];
+    const init = def?.type === 'Variable' ? (def.node as TSESTree.VariableDeclarator).init : null;
+    if (!init) return false;
+    n = init;
+  }
+  if (n.type !== AST_NODE_TYPES.CallExpression || n.arguments.length < 2) return false;
+  return !isPerCall(analysis.trace(n.arguments[0], at));
+}
+
 function guardSuggestion(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node): TSESLint.SuggestionReportDescriptor<MessageId>[] {
   const guard = node.type === AST_NODE_TYPES.Identifier ? guardPathVariable(sourceCode, node) : guardPathCall(sourceCode, node);
   return guard ? [{ messageId: 'addGuard', data: { name: guard.name, root: guard.root }, fix: guard.fix }] : [];

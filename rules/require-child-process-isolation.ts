@@ -1,4 +1,6 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import path from 'node:path';
+import { wrapperProcessAt } from '../src/analysis/isolation.js';
 import { getModuleModel } from '../src/analysis/door.js';
 import { MODULE_OPTION_SCHEMAS, modulesOf } from '../src/analysis/options.js';
 import { getPathAnalysis, isPerCall, type PathAnalysis } from '../src/analysis/paths.js';
@@ -8,7 +10,7 @@ import { createRule } from '../src/util/create-rule.js';
 import { handlerPhrase } from '../src/util/describe.js';
 
 export type Options = [{ fsModules?: string[]; processModules?: string[] }];
-export type MessageId = 'notIsolated' | 'addIsolation';
+export type MessageId = 'notIsolated' | 'notIsolatedWrapper' | 'addIsolation';
 
 const DIR_NAME = /dir|cwd|workspace|work|root|tmp|temp|home|folder|sandbox/i;
 
@@ -24,6 +26,8 @@ export default createRule<Options, MessageId>({
     messages: {
       notIsolated:
         "{{handler}} starts a child process with `{{call}}` {{missing}}: tools write caches and config under $HOME and $TMPDIR and resolve relative paths from the working directory, so concurrent callers read each other's scratch. Pass `cwd` and `env: { ...process.env, HOME: dir, TMPDIR: dir }` with `dir` derived from the caller's workspace.",
+      notIsolatedWrapper:
+        "{{handler}} starts a child process through `{{callee}}` (`{{name}}` at {{where}}) {{missing}}: tools write caches and config under $HOME and $TMPDIR and resolve relative paths from the working directory, so concurrent callers read each other's scratch. {{fix}}",
       addIsolation: 'Run it in `{{dir}}`: add {{what}}.',
     },
     schema: [{ type: 'object', additionalProperties: false, properties: { ...MODULE_OPTION_SCHEMAS } }],
@@ -98,6 +102,21 @@ export default createRule<Options, MessageId>({
             }
           }
           context.report({ node: p.call.callee, messageId: 'notIsolated', data: { handler: handlerPhrase(h), call: p.name, missing: `with ${missing.join(', ')}` }, suggest });
+        }
+        // Handler calls into project wrappers in other modules (whole-server analysis): judged by what the wrapper does
+        // with the options this call gives it, reported here with the wrapper's line.
+        const modules = modulesOf(options);
+        for (const call of model.facts.allCalls) {
+          if (call.type !== AST_NODE_TYPES.CallExpression) continue;
+          const h = model.handlerOf(call);
+          if (!h) continue;
+          const w = wrapperProcessAt(analysis, call, modules);
+          if (!w) continue;
+          const where = `${path.relative(context.cwd, w.effect.site.fileName) || w.effect.site.fileName}:${w.effect.site.line}`;
+          const fix = w.passesOptions
+            ? "Pass `cwd` and `env: { ...process.env, HOME: dir, TMPDIR: dir }` in the options this call gives it, with `dir` derived from the caller's workspace."
+            : "Give the wrapper a per-call `cwd` and `env` (HOME and TMPDIR) and pass a directory derived from the caller's workspace from here.";
+          context.report({ node: call.callee, messageId: 'notIsolatedWrapper', data: { handler: handlerPhrase(h), callee: context.sourceCode.getText(call.callee), name: w.effect.site.name, where, missing: `with ${w.missing.join(', ')}`, fix } });
         }
       },
     };

@@ -9,11 +9,21 @@ export const DEFAULT_SCOPE_ARGUMENTS: readonly string[] = ['workspace', 'runId',
 export const SCOPE_ARGUMENT_PATTERN = /^(workspace|workspace_?id|workspace_?name|run_?id|scope|sandbox)$/i;
 
 /**
- * Names of arguments or context fields that choose a directory or a tenant for the call without being the configured
- * scope argument (`workFolder`, `outputDir`, `downloadsDir`, `cwd`, `tenantId`, `projectId`): a missing one that falls
- * back to something shared is the same hazard as a missing scope.
+ * Names of arguments that say where the call's files go without being the configured scope argument (`workFolder`,
+ * `outputDir`, `downloadsDir`, `cwd`, `saveTo`, `outputPath`): a missing one that falls back to a shared directory (the
+ * server's home, working directory or temp dir) is the same hazard as a missing scope.
  */
-export const SCOPE_LIKE_PATTERN = /^(?:work(?:ing)?_?(?:folder|dir(?:ectory)?|space)|(?:output|out|downloads?|save|target|dest(?:ination)?|base|root|data|project|run|session|temp|tmp|cache)_?(?:dir(?:ectory)?|folder|path|root)|cwd|dir(?:ectory)?|folder|tenant(?:_?id)?|project(?:_?id)?|org(?:anization)?_?id)$/i;
+export const DIRECTORY_ARGUMENT_PATTERN =
+  /^(?:work(?:ing)?_?(?:folder|dir(?:ectory)?|space|tree|path)|(?:output|out|downloads?|save|saved|target|dest(?:ination)?|base|root|data|project|repo(?:sitory)?|run|temp|tmp|cache|scratch|upload|export|home|sandbox|screenshots?|images?|logs?|reports?|files?)_?(?:dir(?:ectory)?|folder|path|root|location)|cwd|(?:dir(?:ectory)?|folder)(?:_?(?:path|name))?|output(?:_?file)?|out_?file|save_?(?:to|as)|destination)$/i;
+
+/**
+ * Names of arguments or context fields that say whose data a call touches (`tenantId`, `orgId`, `teamId`): a missing
+ * one that falls back to a constant (`'default-tenant'`) puts every caller without one in the same slot.
+ */
+export const TENANT_ARGUMENT_PATTERN = /^(?:tenant|org(?:anization)?|team|customer)_?id$|^tenant$/i;
+
+/** Either kind: the names a scope may go by besides the configured scope arguments. */
+export const SCOPE_LIKE_PATTERN = new RegExp(`${DIRECTORY_ARGUMENT_PATTERN.source}|${TENANT_ARGUMENT_PATTERN.source}`, 'i');
 
 /** Tool names that tear a scope down (require-teardown-tool's default `teardownPattern`, and the probe's). */
 export const DEFAULT_TEARDOWN_PATTERN = '(teardown|tear_down|cleanup|clean_up|delete[-_]?workspace|remove[-_]?workspace|destroy[-_]?workspace|delete[-_]?run|purge)';

@@ -177,9 +177,26 @@ export class Guards {
         if (verdicts.every((x) => x && x.sound)) return { node: p, insideWhenTrue: true, verdict: { sound: true }, kind: 'guard' };
         return null;
       }
+      // A guard in another module (whole-server analysis): judged by its own body there.
+      const elsewhere = this.crossModuleGuard(p);
+      if (elsewhere) return elsewhere.sound ? { node: p, insideWhenTrue: true, verdict: { sound: true }, kind: 'guard' } : { node: p, insideWhenTrue: true, verdict: { ...elsewhere, node: p }, kind: 'guard' };
       if (this.options.trustImportedGuardNames && GUARD_NAME.test(name)) return { node: p, insideWhenTrue: true, verdict: { sound: true }, kind: 'guard' };
     }
     return null;
+  }
+
+  /**
+   * The verdict on a call's callees in other modules, when every one of them is a guard (or one is an unsound one):
+   * computed by each module's own guard reasoning, once per function. Null when the call reaches no other module (no
+   * whole-server analysis) or a callee is not a guard.
+   */
+  crossModuleGuard(call: TSESTree.CallExpression): GuardVerdict {
+    const callees = this.model.calleesOf(call).filter((c) => c.model !== this.model);
+    if (callees.length === 0) return null;
+    const verdicts = callees.map((c) => guardsFor(c.model, this.options).guardFunction(c.fn));
+    const bad = verdicts.find((x) => x && !x.sound);
+    if (bad) return bad;
+    return verdicts.every((x) => x && x.sound) ? { sound: true } : null;
   }
 
   private regexOf(e: Node): RegExp | null {
@@ -320,7 +337,13 @@ export class Guards {
     for (const call of facts.allCalls) {
       if (call.type !== AST_NODE_TYPES.CallExpression || !isInside(call, fn) || call === fn.parent) continue;
       const callee = unwrap(call.callee);
-      if (callee.type !== AST_NODE_TYPES.MemberExpression) continue;
+      if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.computed) {
+        // A guard built on another guard (`validateOutputPath` calling `isPathUnderRoot`).
+        const inner = resolveValues(facts, callee).flatMap((v) => (v.kind === 'function' && v.node !== fn ? [this.guardFunction(v.node)] : []));
+        if (inner.length && inner.every((x) => x && x.sound)) sound = true;
+        else if (inner.some((x) => x && !x.sound)) unsound ??= inner.find((x) => x && !x.sound)!;
+        continue;
+      }
       const m = memberName(callee);
       if (m === 'startsWith' && call.arguments[0]) {
         const obj = unwrap(callee.object);
@@ -385,6 +408,24 @@ export class Guards {
     }
     return null;
   }
+}
+
+const guardsByModel = new WeakMap<ModuleModel, Map<string, Guards>>();
+
+/** The guard reasoning of another module (memoised per model and options), for guards that live in another file. */
+export function guardsFor(model: ModuleModel, options: PathOptions): Guards {
+  const key = JSON.stringify(options);
+  let per = guardsByModel.get(model);
+  if (!per) {
+    per = new Map();
+    guardsByModel.set(model, per);
+  }
+  let g = per.get(key);
+  if (!g) {
+    g = new Guards(model, options);
+    per.set(key, g);
+  }
+  return g;
 }
 
 /** A statement (or block) that always leaves: throw, return, continue, break, or `process.exit()`. */

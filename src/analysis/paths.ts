@@ -5,6 +5,7 @@ import type { ModuleModel } from './model.js';
 import type { Variable } from './module.js';
 import type { PathOptions } from './options.js';
 import {
+  fileWriterCallOf,
   fsCallOf,
   isGlobalRef,
   knownCallOrigin,
@@ -18,16 +19,19 @@ import {
   type ProcessCall,
 } from './processes.js';
 import { enclosingClass, resolveValues, returnedExpressions } from './resolve.js';
+import { isChoiceArgument } from './choices.js';
 
 /**
  * Where the parts of a path come from. Leaves of the ValueOrigins vocabulary plus:
  * - `random-call`: a random name or `mkdtemp` made while serving this call (unique per call);
  * - `random-startup`: the same made once at start-up (one name for every call);
+ * - `choice`: a tool argument that can only be one of a fixed set (`z.enum`), or a file extension: it cannot name
+ *   another directory and does not tell concurrent callers apart;
  * - `unknown`: a part the module does not show (an imported helper's result): never treated as fixed.
  */
 export type Tag =
   | 'input' | 'scope' | 'context' | 'session' | 'auth' | 'fresh' | 'const' | 'module' | 'env'
-  | 'tmpdir' | 'cwd' | 'homedir' | 'time' | 'dirname' | 'random-call' | 'random-startup' | 'unknown';
+  | 'tmpdir' | 'cwd' | 'homedir' | 'time' | 'dirname' | 'random-call' | 'random-startup' | 'choice' | 'unknown';
 
 export interface Trace {
   tags: Set<Tag>;
@@ -35,6 +39,8 @@ export interface Trace {
   rawInput: Node | null;
   /** A guard on the way that looks right and is not. */
   unsound: { node: Node; reason: string } | null;
+  /** Where MCP session identity enters the path (`extra.sessionId`), when it does. */
+  sessionAt?: Node | null;
 }
 
 const PER_CALL: Tag[] = ['input', 'scope', 'context', 'session', 'auth', 'fresh', 'random-call'];
@@ -49,8 +55,21 @@ export function isPerCall(t: Trace): boolean {
   return PER_CALL.some((p) => t.tags.has(p));
 }
 
+/**
+ * The path is keyed by MCP session identity and by nothing the caller passes: the same directory for every call a
+ * harness session makes (a whole run), and for every run that reuses the session.
+ */
+export function isSessionKeyed(t: Trace): boolean {
+  return !!t.sessionAt && t.tags.has('session') && !['input', 'scope', 'auth', 'random-call', 'unknown'].some((x) => t.tags.has(x as Tag));
+}
+
 /** Why a fixed path is the same for every caller, in the words reports use. */
 export function fixedReason(t: Trace): string {
+  const choice = t.tags.has('choice') ? '; the rest of it (a file extension, a value from a fixed set) does not tell callers apart' : '';
+  return baseReason(t) + choice;
+}
+
+function baseReason(t: Trace): string {
   if (t.tags.has('random-startup')) return 'its random part is made once at start-up';
   if (t.tags.has('time')) return 'a timestamp is not unique across concurrent callers';
   if (t.tags.has('tmpdir')) return 'it is under the shared system temp dir';
@@ -61,6 +80,8 @@ export function fixedReason(t: Trace): string {
   return 'nothing in it depends on the call';
 }
 
+
+const SESSION_NAMES = new Set(['sessionId', 'session_id', 'sessionID']);
 
 const PATH_PASSTHROUGH = new Set(['join', 'resolve', 'normalize', 'relative', 'dirname', 'format', 'toNamespacedPath', 'parse']);
 const STRING_PASSTHROUGH = new Set(['trim', 'trimStart', 'trimEnd', 'replace', 'replaceAll', 'toLowerCase', 'toUpperCase', 'slice', 'substring', 'substr', 'normalize', 'toString', 'concat', 'padStart', 'padEnd', 'valueOf']);
@@ -82,7 +103,7 @@ type Bound = Ctx['env'] extends Map<Variable, infer B> ? B : never;
 const TRACE_STEPS = 2_000;
 
 function copyTrace(t: Trace): Trace {
-  return { tags: new Set(t.tags), rawInput: t.rawInput, unsound: t.unsound };
+  return { tags: new Set(t.tags), rawInput: t.rawInput, unsound: t.unsound, sessionAt: t.sessionAt ?? null };
 }
 
 function emptyTrace(): Trace {
@@ -93,6 +114,7 @@ function merge(into: Trace, t: Trace): Trace {
   t.tags.forEach((x) => into.tags.add(x));
   into.rawInput ??= t.rawInput;
   into.unsound ??= t.unsound;
+  if (t.sessionAt) into.sessionAt ??= t.sessionAt;
   return into;
 }
 
@@ -118,7 +140,7 @@ export class PathAnalysis {
     // A module where nothing serves a call has no path a caller controls: skip classifying its calls.
     if (model.reached.size === 0) return;
     for (const call of model.facts.allCalls) {
-      const fsc = fsCallOf(model.facts, call, options.modules);
+      const fsc = fsCallOf(model.facts, call, options.modules) ?? fileWriterCallOf(model.facts, call, options.modules);
       if (fsc) {
         this.fsCalls.push(fsc);
         continue;
@@ -157,13 +179,11 @@ export class PathAnalysis {
       case AST_NODE_TYPES.Literal:
         return typeof n.value === 'string' && /^\/tmp(\/|$)/.test(n.value) ? tag('const', 'tmpdir') : tag('const');
       case AST_NODE_TYPES.TemplateLiteral: {
-        if (/^\/tmp(\/|$)/.test(n.quasis[0].value.cooked ?? '')) {
-          const t = tag('const', 'tmpdir');
-          for (const e of n.expressions) merge(t, this.walk(e, pos, next));
-          return t;
-        }
-        const t = tag('const');
-        for (const e of n.expressions) merge(t, this.walk(e, pos, next));
+        const t = /^\/tmp(\/|$)/.test(n.quasis[0].value.cooked ?? '') ? tag('const', 'tmpdir') : tag('const');
+        n.expressions.forEach((e, i) => {
+          const part = this.walk(e, pos, next);
+          merge(t, isExtensionSlot(n, i) ? asChoice(part) : part);
+        });
         return t;
       }
       case AST_NODE_TYPES.BinaryExpression:
@@ -261,11 +281,13 @@ export class PathAnalysis {
     const reg = this.model.discovery.handlerRegistration(fn);
     if (reg) {
       const o = this.model.origins.variable(v);
+      if (o.has('input') && !o.has('scope') && this.isChoice(destructuredKeyOfParams(fn, v.name) ?? null, reg)) return tag('choice');
       const t = emptyTrace();
       o.forEach((x) => {
         if (x === 'input' || x === 'scope' || x === 'context' || x === 'session' || x === 'auth') t.tags.add(x);
       });
       if (t.tags.has('input') || t.tags.has('scope')) t.rawInput = id;
+      if (t.tags.has('session')) t.sessionAt = id;
       if (t.tags.size === 0) t.tags.add('unknown');
       return t;
     }
@@ -332,6 +354,14 @@ export class PathAnalysis {
     }
     const ref = moduleRef(facts, m, this.options.modules);
     if (ref) return tag('module');
+    if (name !== null) {
+      // options.outputPath where options = { ...DEFAULTS, ...args } (or Object.assign({}, DEFAULTS, args)).
+      const own = this.propertyOfLiteral(m.object, name, pos, ctx);
+      if (own) {
+        if (this.model.settings.scopeArguments.includes(name) && (own.tags.has('input') || own.tags.has('scope'))) own.tags.add('scope');
+        return own;
+      }
+    }
     const base = this.walk(m.object, pos, ctx);
     if (name === null && !m.computed) return base;
     if (name === null) {
@@ -341,7 +371,58 @@ export class PathAnalysis {
     }
     if (this.model.settings.scopeArguments.includes(name) && (base.tags.has('input') || base.tags.has('scope'))) base.tags.add('scope');
     if (name === 'length') return { tags: new Set(['const']), rawInput: null, unsound: null };
+    // extra.sessionId, ctx.session.id: MCP session identity (the same for every call a harness slot makes).
+    if (SESSION_NAMES.has(name) && (base.tags.has('context') || base.tags.has('session'))) return { tags: new Set(['session']), rawInput: null, unsound: null, sessionAt: m };
+    // args.language where the schema says z.enum([...]): one of a fixed set.
+    if (base.tags.has('input') && !base.tags.has('scope') && base.rawInput && this.isChoice(name, this.model.handlerOf(m)?.registration ?? null)) return tag('choice');
     return base;
+  }
+
+  /**
+   * A property of an object the module builds from parts (`{ ...DEFAULTS, ...args, dir }`, `Object.assign({}, A, B)`):
+   * the last part that sets it, or every part that may (an object the module does not show may or may not hold it),
+   * and `obj.key = v` set before `pos`. Null when the object is not built that way here.
+   */
+  private propertyOfLiteral(obj: Node, name: string, pos: Node, ctx: Ctx): Trace | null {
+    const o = unwrap(obj);
+    let parts: Node[] | null = null;
+    if (o.type === AST_NODE_TYPES.ObjectExpression) parts = [o];
+    else if (o.type === AST_NODE_TYPES.Identifier) {
+      const v = this.model.facts.variableOf(o);
+      const def = v?.defs[0];
+      const init = def?.type === 'Variable' && (def.node as TSESTree.VariableDeclarator).id.type === AST_NODE_TYPES.Identifier ? (def.node as TSESTree.VariableDeclarator).init : null;
+      if (!v || !init || v.references.some((r) => r.isWrite() && !r.init)) return null;
+      const i = unwrap(init);
+      if (i.type === AST_NODE_TYPES.ObjectExpression) parts = [i];
+      else if (i.type === AST_NODE_TYPES.CallExpression && isObjectAssign(i)) parts = i.arguments.filter((a) => a.type !== AST_NODE_TYPES.SpreadElement);
+      if (!parts) return null;
+      const set = memberWrites(this.model, o, pos).get(name);
+      if (set) return this.walk(set, set, ctx);
+    }
+    if (!parts) return null;
+    let acc: Trace[] = [];
+    const visit = (part: Node, depth: number) => {
+      const u = unwrap(part);
+      const lit = u.type === AST_NODE_TYPES.ObjectExpression ? u : u.type === AST_NODE_TYPES.Identifier && depth < 4 ? constObjectLiteral(this.model, u) : null;
+      if (!lit) {
+        acc.push(this.walk(part, pos, ctx));
+        return;
+      }
+      for (const prop of lit.properties) {
+        if (prop.type === AST_NODE_TYPES.SpreadElement) visit(prop.argument, depth + 1);
+        else if (!prop.computed && prop.key.type === AST_NODE_TYPES.Identifier ? prop.key.name === name : staticString(prop.key) === name) acc = [this.walk(prop.value, prop.value, ctx)];
+      }
+    };
+    for (const p of parts) visit(p, 0);
+    if (acc.length === 0) return tag('const');
+    const t = emptyTrace();
+    for (const a of acc) merge(t, a);
+    return t;
+  }
+
+  /** An argument name every schema of this module declares as one of a fixed set of values. */
+  private isChoice(name: string | null, reg: { site: Node; handler: Node } | null): boolean {
+    return name !== null && isChoiceArgument(this.model.facts, reg?.site ?? null, reg?.handler ?? null, name);
   }
 
   private thisFieldWrittenInHandler(cls: Node, name: string): boolean {
@@ -375,6 +456,8 @@ export class PathAnalysis {
       if ((ref.path.join('.') === 'fileURLToPath' || last === 'fileURLToPath') && args[0]) return this.walk(args[0], pos, ctx);
       return tag('unknown');
     }
+    // fileURLToPath(import.meta.url) (from 'url'/'node:url'): the path the URL names.
+    if ((callee.type === AST_NODE_TYPES.Identifier || callee.type === AST_NODE_TYPES.MemberExpression) && calleeNameOf(callee) === 'fileURLToPath' && args[0]) return this.walk(args[0], pos, ctx);
     if (callee.type === AST_NODE_TYPES.Identifier && isGlobalRef(facts, callee)) {
       if (DECODERS.has(callee.name) && args[0]) return this.walk(args[0], pos, { ...ctx, decoded: true });
       if (callee.name === 'String' && args[0]) return this.walk(args[0], pos, ctx);
@@ -397,10 +480,15 @@ export class PathAnalysis {
       return { tags: t.tags, rawInput: null, unsound: null };
     }
     if (fns.length === 0) {
-      // An imported or unknown function: its result is not followed.
+      // An imported or unknown function: its result is not followed, except that a guard in another module (whole-server
+      // analysis) contains what it returns.
       const t = tag('unknown');
       const a = this.union(args, pos, ctx);
       a.tags.forEach((x) => (PER_CALL.includes(x) ? t.tags.add(x) : undefined));
+      if (a.rawInput && (callee.type === AST_NODE_TYPES.Identifier || callee.type === AST_NODE_TYPES.MemberExpression)) {
+        const g = this.guards.crossModuleGuard(c);
+        if (g && !g.sound) return { tags: t.tags, rawInput: a.rawInput, unsound: a.unsound ?? { node: c, reason: g.reason } };
+      }
       return t;
     }
     const out = emptyTrace();
@@ -436,14 +524,35 @@ export class PathAnalysis {
 
   // ---------------------------------------------------------------- sinks
 
-  /** The path arguments of a filesystem call, with what the call does to each. */
-  pathArgs(f: FsCall): { arg: Node; effect: FsEffect }[] {
-    const out: { arg: Node; effect: FsEffect }[] = [];
+  /**
+   * The path arguments of a filesystem call, with what the call does to each. For a path given as an option
+   * (`page.screenshot(opts)` after `opts.path = p`), `arg` is the value and `reportAt` the options the call is given.
+   */
+  pathArgs(f: FsCall): { arg: Node; effect: FsEffect; reportAt?: Node }[] {
+    const out: { arg: Node; effect: FsEffect; reportAt?: Node }[] = [];
     for (const [i, effect] of f.spec.paths) {
       const a = f.call.arguments[i];
-      if (a && a.type !== AST_NODE_TYPES.SpreadElement) out.push({ arg: a, effect: f.method === 'open' || f.method === 'openSync' ? f.effect : effect });
+      if (!a || a.type === AST_NODE_TYPES.SpreadElement) continue;
+      if (f.spec.optionKey) {
+        const set = memberWrites(this.model, a, f.call).get(f.spec.optionKey);
+        const value = set ?? this.optionValue(a, f.spec.optionKey);
+        if (value) out.push({ arg: value, effect, reportAt: set ? a : undefined });
+        continue;
+      }
+      out.push({ arg: a, effect: f.method === 'open' || f.method === 'openSync' ? f.effect : effect });
     }
     return out;
+  }
+
+  /** A property written in the literal of an options object. */
+  private optionValue(options: Node, key: string): Node | null {
+    const lit = objectLiteralOf(this.model.facts, options);
+    if (!lit) return null;
+    for (const prop of lit.properties) {
+      if (prop.type === AST_NODE_TYPES.Property && !prop.computed && prop.key.type === AST_NODE_TYPES.Identifier && prop.key.name === key) return prop.value;
+      if (prop.type === AST_NODE_TYPES.Property && staticString(prop.key) === key) return prop.value;
+    }
+    return null;
   }
 
   /** The options object literal of a process call and its properties, following `opts.cwd = …` assignments. */
@@ -542,6 +651,54 @@ function memberWrites(model: ModuleModel, expr: Node, at: Node): Map<string, Nod
   return out;
 }
 
+
+/** The key a parameter pattern of `fn` binds `local` from (`({ language }) =>` → `language`). */
+function destructuredKeyOfParams(fn: FunctionNode, local: string): string | null {
+  for (const p of fn.params) {
+    const t = p.type === AST_NODE_TYPES.AssignmentPattern ? p.left : p;
+    const k = destructuredKeyOf(t, local, true);
+    if (k !== null) return k;
+  }
+  return null;
+}
+
+/**
+ * The last part of `name.${ext}` (after a dot, nothing after it): a file extension. It does not tell callers apart, and
+ * a caller's value there cannot be relied on to make the path per caller; a raw one still escapes (`x./../../etc`).
+ */
+function isExtensionSlot(t: TSESTree.TemplateLiteral, i: number): boolean {
+  if (i !== t.expressions.length - 1) return false;
+  const before = t.quasis[i].value.cooked ?? '';
+  const after = t.quasis[i + 1]?.value.cooked ?? '';
+  return after === '' && before.endsWith('.');
+}
+
+function asChoice(t: Trace): Trace {
+  const tags = new Set<Tag>([...t.tags].filter((x) => !PER_CALL.includes(x) && x !== 'unknown'));
+  tags.add('choice');
+  return { tags, rawInput: t.rawInput, unsound: t.unsound };
+}
+
+function calleeNameOf(c: TSESTree.Identifier | TSESTree.MemberExpression): string | null {
+  return c.type === AST_NODE_TYPES.Identifier ? c.name : memberName(c);
+}
+
+function isObjectAssign(c: TSESTree.CallExpression): boolean {
+  const callee = unwrap(c.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || memberName(callee) !== 'assign') return false;
+  const o = unwrap(callee.object);
+  return o.type === AST_NODE_TYPES.Identifier && o.name === 'Object';
+}
+
+/** The object literal a never-reassigned `const` holds. */
+function constObjectLiteral(model: ModuleModel, id: TSESTree.Identifier): TSESTree.ObjectExpression | null {
+  const v = model.facts.variableOf(id);
+  const def = v?.defs[0];
+  if (!v || def?.type !== 'Variable' || v.references.some((r) => r.isWrite() && !r.init)) return null;
+  const init = (def.node as TSESTree.VariableDeclarator).init;
+  const u = init ? unwrap(init) : null;
+  return u && u.type === AST_NODE_TYPES.ObjectExpression ? u : null;
+}
 
 /** `return false`/`return null`/`throw` results of a guard are not paths. */
 function isGuardResultLiteral(r: Node): boolean {

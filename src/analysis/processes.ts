@@ -29,7 +29,15 @@ export interface ModuleNames {
 export const NO_EXTRA_MODULES: ModuleNames = { fs: [], process: [] };
 
 const FS_SOURCES = new Set(['fs', 'fs/promises', 'fs-extra', 'graceful-fs', 'mz/fs', 'fs-extra/esm', 'original-fs']);
-const PROCESS_SOURCES = new Set(['child_process', 'cross-spawn']);
+/**
+ * Modules whose exports start processes the way `child_process` does: `spawn(file, args, options)` and friends, a
+ * default export that is `spawn` (cross-spawn, @npmcli/promise-spawn, nano-spawn, @expo/spawn-async), pseudo-terminals
+ * (`pty.spawn(shell, args, { cwd, env })`), and shelljs' `exec(command, options)`.
+ */
+const PROCESS_SOURCES = new Set([
+  'child_process', 'cross-spawn', 'spawn-rx', 'child-process-promise', 'promisify-child-process', '@npmcli/promise-spawn', 'nano-spawn', '@expo/spawn-async', 'shelljs',
+  'node-pty', '@lydell/node-pty', 'node-pty-prebuilt-multiarch', '@homebridge/node-pty-prebuilt-multiarch', '@cdktf/node-pty-prebuilt-multiarch',
+]);
 const PATH_SOURCES = new Set(['path', 'path/posix', 'path/win32', 'upath', 'pathe']);
 
 export function classifySource(source: string, extra: ModuleNames = NO_EXTRA_MODULES): KnownModule | null {
@@ -138,6 +146,8 @@ interface FsSpec {
   effect: FsEffect;
   /** Indices of path arguments, with the effect on each (copy/rename read the first and write the second). */
   paths: [number, FsEffect][];
+  /** The path is this property of the options object at that index (`page.pdf({ path })`), not the argument itself. */
+  optionKey?: string;
 }
 
 const W = (effect: FsEffect = 'write'): FsSpec => ({ effect, paths: [[0, effect]] });
@@ -181,6 +191,27 @@ export function fsCallOf(facts: ModuleFacts, call: Node, extra: ModuleNames = NO
   return spec ? { call, method: ref.path[0], spec, effect: spec.effect } : null;
 }
 
+/** Methods that write a file named by their options' `path` (Playwright and Puppeteer pages and elements). */
+const OPTION_PATH_WRITERS = new Set(['pdf', 'screenshot']);
+/** Methods that write a file named by their first argument (a Playwright download, a sharp pipeline). */
+const PATH_WRITERS = new Set(['saveAs', 'toFile']);
+
+/**
+ * A library method that writes a file the caller names: `page.pdf({ path })`, `page.screenshot({ path })`,
+ * `element.screenshot({ path })`, `download.saveAs(path)`, `image.toFile(path)`. Only method calls on an object (never a
+ * module's own export): a local function named `pdf` is not one of these.
+ */
+export function fileWriterCallOf(facts: ModuleFacts, call: Node, extra: ModuleNames = NO_EXTRA_MODULES): FsCall | null {
+  if (call.type !== AST_NODE_TYPES.CallExpression) return null;
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || !call.arguments[0] || call.arguments[0].type === AST_NODE_TYPES.SpreadElement) return null;
+  const m = memberName(callee);
+  if (!m || moduleRef(facts, callee.object, extra)) return null;
+  if (OPTION_PATH_WRITERS.has(m)) return { call, method: m, spec: { effect: 'write', paths: [[0, 'write']], optionKey: 'path' }, effect: 'write' };
+  if (PATH_WRITERS.has(m) && call.arguments.length <= 2) return { call, method: m, spec: W(), effect: 'write' };
+  return null;
+}
+
 export type ProcessKind = 'spawn' | 'exec' | 'execFile' | 'fork' | 'execa';
 
 export interface ProcessCall {
@@ -199,6 +230,8 @@ export interface ProcessCall {
 
 const PROCESS_METHODS: Record<string, ProcessKind> = {
   spawn: 'spawn', spawnSync: 'spawn', exec: 'exec', execSync: 'exec', execFile: 'execFile', execFileSync: 'execFile', fork: 'fork',
+  // spawn-rx
+  spawnPromise: 'spawn', spawnDetached: 'spawn', spawnDetachedPromise: 'spawn',
 };
 const EXECA_METHODS = new Set(['execa', 'execaSync', 'execaCommand', 'execaCommandSync', 'execaNode', '$', 'default']);
 
@@ -251,6 +284,8 @@ export function optionProperty(obj: TSESTree.ObjectExpression, name: string): TS
 /** The child-process call a node makes (`spawn`, `execSync`, promisified `exec`, `execa`), or null. */
 export function processCallOf(facts: ModuleFacts, call: Node, extra: ModuleNames = NO_EXTRA_MODULES): ProcessCall | null {
   if (call.type !== AST_NODE_TYPES.CallExpression) return null;
+  const bun = bunSpawnOf(facts, call);
+  if (bun) return bun;
   const ref = moduleRef(facts, call.callee, extra);
   if (!ref) return null;
   let kind: ProcessKind | null = null;
@@ -273,6 +308,8 @@ export function processCallOf(facts: ModuleFacts, call: Node, extra: ModuleNames
   let optionsIndex: number;
   if (kind === 'exec') optionsIndex = 1;
   else if (kind === 'execa' && /Command/.test(name)) optionsIndex = 1;
+  // execa({ cwd, env })`cmd`: options first, then the command as a template.
+  else if (kind === 'execa' && args[0] && args[0].type !== AST_NODE_TYPES.SpreadElement && unwrap(args[0]).type === AST_NODE_TYPES.ObjectExpression) optionsIndex = 0;
   else optionsIndex = args[1] && !isArrayish(facts, args[1]) && isObjectish(facts, args[1]) ? 1 : 2;
   let options: TSESTree.Node | null = null;
   const cand = args[optionsIndex];
@@ -299,6 +336,20 @@ export function processCallOf(facts: ModuleFacts, call: Node, extra: ModuleNames
     }
   }
   return { call, name, kind, optionsIndex, options, shell, command };
+}
+
+/** `Bun.spawn([cmd, ...args], { cwd, env })`, `Bun.spawnSync({ cmd, cwd, env })`. */
+function bunSpawnOf(facts: ModuleFacts, call: TSESTree.CallExpression): ProcessCall | null {
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return null;
+  const o = unwrap(callee.object);
+  const m = memberName(callee);
+  if (o.type !== AST_NODE_TYPES.Identifier || o.name !== 'Bun' || !isGlobalRef(facts, o) || (m !== 'spawn' && m !== 'spawnSync')) return null;
+  const first = call.arguments[0];
+  const optionsIndex = first && first.type !== AST_NODE_TYPES.SpreadElement && unwrap(first).type === AST_NODE_TYPES.ObjectExpression ? 0 : 1;
+  const cand = call.arguments[optionsIndex];
+  const options = cand && cand.type !== AST_NODE_TYPES.SpreadElement ? cand : null;
+  return { call, name: `Bun.${m}`, kind: 'spawn', optionsIndex, options, shell: false, command: null };
 }
 
 function isFunctionNode(n: Node): boolean {

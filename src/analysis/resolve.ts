@@ -426,7 +426,8 @@ function resolveMember(facts: ModuleFacts, m: TSESTree.MemberExpression, seen: S
   const obj = unwrap(m.object);
   if (obj.type === AST_NODE_TYPES.ThisExpression) {
     const cls = enclosingClass(m);
-    if (cls && name) out.push(...classMember(facts, cls, name, false, seen, depth));
+    // In a static method `this` is the class: `this.helper()` is a static member.
+    if (cls && name) out.push(...classMember(facts, cls, name, inStaticMember(m, cls), seen, depth));
     return out;
   }
   for (const base of resolveValues(facts, obj, seen, depth + 1)) {
@@ -496,6 +497,14 @@ export function classMember(facts: ModuleFacts, cls: ClassNode, name: string, is
     }
   }
   return [];
+}
+
+/** Is `node` inside a static member of `cls` (where `this` is the class itself)? */
+function inStaticMember(node: Node, cls: ClassNode): boolean {
+  for (let n = node.parent; n && n !== cls; n = n.parent) {
+    if ((n.type === AST_NODE_TYPES.MethodDefinition || n.type === AST_NODE_TYPES.PropertyDefinition) && n.parent?.parent === cls) return n.static;
+  }
+  return false;
 }
 
 export function enclosingClass(node: Node): ClassNode | null {

@@ -24,10 +24,13 @@ export function shellTargets(model: ModuleModel, command: Node): ShellTarget[] {
   }
   const out: ShellTarget[] = [];
   const patterns = [/(?:^|[^<>&\d])(?:\d|&)?>>?\s*(?!&)([^\s;|&<>()]+)/g, /(?:^|\s)(?:-o|--output(?:-file)?|--out-file|--log-file)(?:=|\s+)([^\s;|&<>()]+)/g, /\btee\s+(?:-a\s+)?([^\s;|&<>()]+)/g];
-  for (const re of patterns) {
+  patterns.forEach((re, which) => {
     for (const m of str.matchAll(re)) {
       const raw = m[1].replace(/^["']|["']$/g, '');
       if (/^\/dev\/(null|stdout|stderr|tty)$/.test(raw) || raw === '-') continue;
+      // `-o` is an output file for curl/gcc/yt-dlp, but a format for ps and others (`-o pid,ppid`, `-o pgid=`): only a
+      // target that looks like a file (a directory, an extension, an interpolated part) counts.
+      if (which === 1 && !looksLikeFile(raw)) continue;
       const parts: Node[] = [];
       const text = raw.replace(/\u0000(\d+)\u0001/g, (_, i: string) => {
         parts.push(exprs[Number(i)]);
@@ -35,8 +38,13 @@ export function shellTargets(model: ModuleModel, command: Node): ShellTarget[] {
       });
       out.push({ text, parts });
     }
-  }
+  });
   return out;
+}
+
+function looksLikeFile(raw: string): boolean {
+  if (/[,=]/.test(raw)) return false;
+  return /[\/~]|\.\w+$|\u0000/.test(raw);
 }
 
 function flattenCommand(model: ModuleModel, e: Node, out: (string | Node)[], depth: number): void {

@@ -86,12 +86,66 @@ server.tool('edit', { file: z.string() }, async ({ file }) => {
   await editLog.record(file);
   return { content: [] };
 });`,
+    // A screenshot and a PDF saved under a per-call directory; a screenshot with no path (returned as bytes); a file
+    // name from the caller's choice among formats, under the caller's workspace.
+    `${header}import { mkdtemp } from 'node:fs/promises';
+import path from 'node:path';
+declare const page: { pdf(o: { path?: string }): Promise<Buffer>; screenshot(o?: { path?: string; type?: string }): Promise<Buffer> };
+server.tool('capture', { workspace: z.string(), format: z.enum(['png', 'jpeg']) }, async ({ workspace, format }) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'cap-'));
+  await page.pdf({ path: path.join(dir, 'page.pdf') });
+  const bytes = await page.screenshot({ type: format });
+  const opts: { path?: string } = {};
+  opts.path = path.join('/srv/runs', workspace, \`shot.\${format}\`);
+  await page.screenshot(opts);
+  return { content: [{ type: 'text', text: bytes.toString('base64') }] };
+});`,
+    // strict (reportAllReads): system files and the operator's config file are not a caller's data.
+    {
+      code: `${header}import { readFileSync } from 'node:fs';
+const CONFIG = process.env.TOOL_CONFIG ?? '/etc/tool/config.json';
+server.tool('info', {}, async () => ({ content: [{ type: 'text', text: readFileSync('/proc/1/cgroup', 'utf8') + readFileSync(CONFIG, 'utf8') }] }));`,
+      options: [{ reportAllReads: true }],
+    },
+    // strict (reportAllReads): a bundled doc next to the server's source is the server's asset, not a caller's data.
+    {
+      code: `${header}import { readFileSync } from 'node:fs';
+import path from 'node:path';
+const DOCS = path.join(__dirname, 'docs');
+server.tool('doc', { name: z.enum(['intro', 'usage']) }, async ({ name }) => ({ content: [{ type: 'text', text: readFileSync(path.join(DOCS, \`\${name}.md\`), 'utf8') }] }));`,
+      options: [{ reportAllReads: true }],
+    },
     // A path from an imported helper is not followed (never a guess that reports).
     `${header}import { writeFile } from 'node:fs/promises';
 import { outputPathFor } from './paths.js';
 server.tool('t', {}, async () => { await writeFile(outputPathFor('x'), ''); return { content: [] }; });`,
   ],
   invalid: [
+    {
+      // Learned from a code runner: one temp file per language (the language is one of a fixed set, the extension
+      // does not tell callers apart); a browser page saved to a fixed file name; a download saved to a fixed path.
+      code: `${header}import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+declare const page: { pdf(o: { path?: string }): Promise<Buffer>; screenshot(o: { path?: string }): Promise<Buffer> };
+declare const download: { saveAs(p: string): Promise<void> };
+const EXT: Record<string, string> = { python: 'py', node: 'js' };
+server.tool('run', { code: z.string(), language: z.enum(['python', 'node']) }, async ({ code, language }) => {
+  const file = path.join(os.tmpdir(), \`snippet.\${EXT[language] ?? language}\`);
+  await writeFile(file, code);
+  await page.pdf({ path: path.join(os.tmpdir(), 'page.pdf') });
+  const shot: { path?: string } = {};
+  shot.path = path.join(os.tmpdir(), \`shot-\${Date.now()}.png\`);
+  await page.screenshot(shot);
+  await download.saveAs('/tmp/download.bin');
+  return { content: [] };
+});`,
+      errors: [
+        { messageId: 'fixedWrite', line: 12, column: 19, suggestions: null },
+        { messageId: 'fixedWrite', line: 13, column: 26, suggestions: null },
+        { messageId: 'fixedWrite', line: 16, column: 25, suggestions: null },
+        { messageId: 'fixedWrite', line: 17, column: 25, suggestions: null },
+      ],
+    },
     {
       code: `${header}import { writeFileSync, readFileSync } from 'node:fs';
 server.tool('save', { text: z.string() }, async ({ text }) => {
@@ -203,11 +257,11 @@ server.tool('run', { cmd: z.string() }, async ({ cmd }) => { fs.appendFileSync('
       errors: [{ messageId: 'fixedWrite', line: 6, column: 80, suggestions: null }],
     },
     {
-      // reportAllReads (strict): a handler read of a fixed path nobody in this file writes.
+      // reportAllReads (strict): a handler read of a fixed path in the shared temp dir nobody in this file writes.
       code: `${header}import { readFile } from 'node:fs/promises';
-server.tool('status', {}, async () => ({ content: [{ type: 'text', text: await readFile('/var/run/job.status', 'utf8') }] }));`,
+server.tool('status', {}, async () => ({ content: [{ type: 'text', text: await readFile(os.tmpdir() + '/job.status', 'utf8') }] }));`,
       options: [{ reportAllReads: true }],
-      errors: [{ messageId: 'fixedReadBack', line: 6, column: 89, suggestions: null }],
+      errors: [{ messageId: 'fixedRead', line: 6, column: 89, suggestions: null }],
     },
   ],
 });

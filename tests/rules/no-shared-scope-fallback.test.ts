@@ -25,11 +25,100 @@ server.tool('a', { workspace: z.string().default(''), file: z.string() }, async 
   return { content: [{ type: 'text', text: dir + other }] };
 });
 `,
+    // Arguments that name neither a directory nor a tenant, a dedicated directory under the runs root, a directory
+    // from server configuration (not the call), defaults that are per-call or dedicated, a tenant from configuration.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import os from 'node:os';
+import path from 'node:path';
+const RUNS_ROOT = path.join(os.tmpdir(), 'runs');
+const config = { outputDir: process.env.OUT_DIR };
+const DEFAULTS = { outputDir: path.join(RUNS_ROOT, '_adhoc'), format: 'png' };
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('shot', { format: z.string().optional(), filename: z.string().optional(), outputDir: z.string().optional() }, async (args, extra) => {
+  const format = args.format || 'png';
+  const name = args.filename || 'page.pdf';
+  const out = args.outputDir || path.join(RUNS_ROOT, '_adhoc');
+  const fromConfig = config.outputDir || process.cwd();
+  const merged = { ...DEFAULTS, ...args };
+  const tenant = (extra as { tenantId?: string }).tenantId || process.env.DEFAULT_TENANT;
+  let cwd = path.join(RUNS_ROOT, '_adhoc');
+  if (args.outputDir) cwd = path.join(RUNS_ROOT, path.basename(args.outputDir));
+  return { content: [{ type: 'text', text: [format, name, out, fromConfig, merged.outputDir, tenant, cwd].join() }] };
+});
+`,
+    // A directory the server was configured with, passed to a helper (not the caller's); a ternary on an output
+    // argument that only picks message text.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+function saveImages(params: { name: string }, imageDir?: string) {
+  const baseDir = imageDir ?? process.cwd();
+  return baseDir + params.name;
+}
+const options = { imageDir: process.env.IMAGE_DIR };
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('images', { name: z.string(), outputPath: z.string().optional() }, async (params) => {
+  const where = saveImages(params, options.imageDir);
+  const note = params.outputPath ? \`\\nAlso saved to \${where}\` : '';
+  return { content: [{ type: 'text', text: where + note }] };
+});
+`,
+    // A value computed from the run id (a client's reply) is not the run id.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+declare const client: { run(id: string): { get(): Promise<{ statusMessage?: string; dir?: string }> } };
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('status', { runId: z.string() }, async ({ runId }) => {
+  const { statusMessage, dir } = await client.run(runId).get();
+  const text = (statusMessage || '') + (dir ?? process.cwd());
+  return { content: [{ type: 'text', text }] };
+});
+`,
     // Outside handler code.
     `import os from 'node:os';
 export const dir = (workspace?: string) => workspace || os.homedir();`,
   ],
   invalid: [
+    {
+      // A handler body handed to a project wrapper that calls it with the call's arguments.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import os from 'node:os';
+import path from 'node:path';
+const server = new McpServer({ name: 't', version: '1' });
+const tool = (name: string, schema: object, cb: (args: any) => Promise<string>) => {
+  server.registerTool(name, { inputSchema: schema }, async (args: any) => ({ content: [{ type: 'text', text: await cb(args) }] }));
+};
+tool('record', {}, async ({ output }) => {
+  const file = output || path.join(os.tmpdir(), 'recording.mp4');
+  return file;
+});`,
+      errors: [{ messageId: 'sharedFallback', line: 9, column: 26, suggestions: null }],
+    },
+    {
+      // A helper whose directory parameter the handler fills from the call.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import os from 'node:os';
+function saveScreenshot(data: string, dir?: string) {
+  const outputDir = dir || os.tmpdir();
+  return outputDir + data;
+}
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('shot', { dir: z.string().optional() }, async (args) => ({ content: [{ type: 'text', text: saveScreenshot('x', args.dir) }] }));`,
+      errors: [{ messageId: 'sharedFallback', line: 5, column: 28, suggestions: null }],
+    },
+    {
+      // A chain of fallbacks: the configured default may be missing too, then the server's working directory.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+const config: { defaultSaveDir?: string } = {};
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('image', { saveDir: z.string().optional() }, async (args) => {
+  const saveDir = args.saveDir || config.defaultSaveDir || process.cwd();
+  return { content: [{ type: 'text', text: saveDir }] };
+});`,
+      errors: [{ messageId: 'sharedFallback', line: 6, column: 60, suggestions: null }],
+    },
     {
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -67,6 +156,57 @@ server.tool('c', {}, async ({ workspace = '' }: { workspace?: string }) => ({ co
         { messageId: 'sharedFallback', line: 6, column: 26, suggestions: null },
         { messageId: 'sharedFallback', line: 10, column: 39, suggestions: null },
         { messageId: 'sharedFallback', line: 11, column: 43, suggestions: null },
+      ],
+    },
+    {
+      // Directory-like arguments and context fields under other names than the scope argument.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import os from 'node:os';
+import path from 'node:path';
+const DOWNLOADS = path.join(os.homedir(), 'Downloads');
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('save', { outputDir: z.string().optional(), downloadsDir: z.string().optional(), output: z.string().optional() }, async ({ outputDir, downloadsDir, output }, extra) => {
+  const a = outputDir ?? process.cwd();
+  const b = downloadsDir || DOWNLOADS;
+  const c = output || path.join(os.tmpdir(), \`recording-\${Date.now()}.mp4\`);
+  const d = path.resolve(outputDir ?? '.', 'page.pdf');
+  const tenant = (extra as unknown as { tenantId?: string }).tenantId || 'default-tenant';
+  return { content: [{ type: 'text', text: [a, b, c, d, tenant].join() }] };
+});`,
+      errors: [
+        { messageId: 'sharedFallback', line: 8, column: 26, suggestions: null },
+        { messageId: 'sharedFallback', line: 9, column: 29, suggestions: null },
+        { messageId: 'sharedFallback', line: 10, column: 23, suggestions: null },
+        { messageId: 'sharedFallback', line: 11, column: 39, suggestions: null },
+        { messageId: 'sharedTenantFallback', line: 12, column: 74, suggestions: null },
+      ],
+    },
+    {
+      // A shared default that only a given argument overrides; defaults merged under the caller's options.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { homedir } from 'node:os';
+import path from 'node:path';
+const projectRoot = () => process.cwd();
+const DEFAULT_OPTIONS = { outputPath: path.join(projectRoot(), 'generated'), prefix: 'Test' };
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('run', { workFolder: z.string().optional() }, async (args) => {
+  let cwd = homedir();
+  if (args.workFolder && typeof args.workFolder === 'string') {
+    cwd = path.resolve(args.workFolder);
+  }
+  return { content: [{ type: 'text', text: cwd }] };
+});
+server.tool('gen', { options: z.object({ outputPath: z.string().optional() }).optional() }, async ({ options = {} }) => {
+  const merged = { ...DEFAULT_OPTIONS, ...options };
+  const same = Object.assign({}, DEFAULT_OPTIONS, options);
+  return { content: [{ type: 'text', text: merged.outputPath + same.outputPath }] };
+});`,
+      errors: [
+        { messageId: 'sharedFallback', line: 9, column: 13, suggestions: null },
+        { messageId: 'sharedFallback', line: 16, column: 23, suggestions: null },
+        { messageId: 'sharedFallback', line: 17, column: 34, suggestions: null },
       ],
     },
   ],

@@ -5,6 +5,18 @@ const ruleTester = new RuleTester();
 
 ruleTester.run('no-shared-scratch-dir', rule, {
   valid: [
+    // The session id only in a log line and as part of a path that is also keyed by the caller's workspace.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('save', { workspace: z.string(), text: z.string() }, async ({ workspace, text }, extra) => {
+  console.error('session', extra.sessionId);
+  await writeFile(path.join(ROOT, path.basename(workspace), \`\${extra.sessionId}.txt\`), text);
+  return { content: [] };
+});`,
     // A start-up temp dir only start-up code uses; a per-call mkdtemp and a workspace-derived dir as cwd.
     `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -30,6 +42,24 @@ server.tool('run', { workspace: z.string() }, async ({ workspace }) => {
 `,
   ],
   invalid: [
+    {
+      // A workspace keyed by MCP session identity (reported once, where the session enters the path).
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { spawn } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+const ROOT = '/srv/runs';
+const sessionDir = (id: string) => path.join(ROOT, id);
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('run', { command: z.string() }, async ({ command }, extra) => {
+  const dir = sessionDir(extra.sessionId ?? 'local');
+  await mkdir(dir, { recursive: true });
+  spawn('sh', ['-c', command], { cwd: dir, env: { ...process.env, HOME: dir, TMPDIR: dir } });
+  return { content: [] };
+});`,
+      errors: [{ messageId: 'sessionDir', line: 10, column: 26, suggestions: null }],
+    },
     {
       // One mkdtemp at start-up for every caller; the system temp dir and the server's cwd as a child's cwd.
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';

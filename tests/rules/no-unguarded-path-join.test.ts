@@ -78,6 +78,37 @@ server.tool('write', { workspace: z.string(), file: z.string() }, async ({ works
   await fs.writeFile(path.join(dir, path.basename(file)), 'y');
   return { content: [] };
 });`,
+    // strict: a same-file assertion built on a same-file predicate (path.relative not starting with '..').
+    {
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+const ROOT = '/srv/files';
+function under(root: string, p: string) {
+  const rel = path.relative(root, p);
+  return !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+function assertSafe(p: string) {
+  if (!under(ROOT, path.resolve(ROOT, p))) throw new Error('outside');
+}
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('read', { file: z.string() }, async ({ file }) => {
+  assertSafe(file);
+  return { content: [{ type: 'text', text: await fs.readFile(file, 'utf8') }] };
+});`,
+      options: [{ trustImportedGuardNames: false }],
+    },
+    // A value the schema limits to a fixed set cannot name another directory.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+const ROOT = '/srv/assets';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('template', { kind: z.enum(['invoice', 'letter']).describe('which template') }, async ({ kind }) => ({
+  content: [{ type: 'text', text: await fs.readFile(path.join(ROOT, \`\${kind}.md\`), 'utf8') }],
+}));`,
     // A guard imported from another file, named like one; a local object called path.
     `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -167,6 +198,64 @@ server.tool('run', { ws: z.string() }, async ({ ws }) => {
   return { content: [] };
 });`,
       errors: [{ messageId: 'unguarded', line: 10, column: 28, suggestions: null }],
+    },
+    {
+      // A page saved where the caller says; options merged over defaults that reach mkdir; an extension the caller
+      // spells still escapes (\`x./../../etc/passwd\`).
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+declare const page: { pdf(o: { path?: string; format?: string }): Promise<Buffer> };
+const DEFAULTS = { outputDir: '/srv/out', prefix: 'Test' };
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('pdf', { outputPath: z.string(), name: z.string() }, async (args) => {
+  const options = { path: path.resolve(args.outputPath, args.name), format: 'A4' };
+  await page.pdf(options);
+  return { content: [] };
+});
+server.tool('gen', { options: z.object({ outputDir: z.string() }).partial() }, async ({ options = {} }) => {
+  const merged = { ...DEFAULTS, ...options };
+  await fs.mkdir(merged.outputDir, { recursive: true });
+  return { content: [] };
+});
+server.tool('ext', { ext: z.string() }, async ({ ext }) => {
+  await fs.writeFile(path.join('/srv/out', \`report.\${ext}\`), '');
+  return { content: [] };
+});`,
+      errors: [
+        { messageId: 'unguarded', line: 9, column: 27, suggestions: null },
+        { messageId: 'unguarded', line: 15, column: 18, suggestions: null },
+        {
+          messageId: 'unguarded',
+          line: 19,
+          column: 22,
+          // A fixed root: the guard can be offered (an extension the caller spells still escapes until it is checked).
+          suggestions: [{ messageId: 'addGuard', data: { name: 'target', root: "'/srv/out'" }, output: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+declare const page: { pdf(o: { path?: string; format?: string }): Promise<Buffer> };
+const DEFAULTS = { outputDir: '/srv/out', prefix: 'Test' };
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('pdf', { outputPath: z.string(), name: z.string() }, async (args) => {
+  const options = { path: path.resolve(args.outputPath, args.name), format: 'A4' };
+  await page.pdf(options);
+  return { content: [] };
+});
+server.tool('gen', { options: z.object({ outputDir: z.string() }).partial() }, async ({ options = {} }) => {
+  const merged = { ...DEFAULTS, ...options };
+  await fs.mkdir(merged.outputDir, { recursive: true });
+  return { content: [] };
+});
+server.tool('ext', { ext: z.string() }, async ({ ext }) => {
+  const target = path.resolve('/srv/out', \`report.\${ext}\`);
+  if (!target.startsWith(path.resolve('/srv/out') + path.sep)) throw new Error('target is outside \\'/srv/out\\'');
+  await fs.writeFile(target, '');
+  return { content: [] };
+});` }],
+        },
+      ],
     },
     {
       // path.join of a tool argument, straight to readFile.

@@ -37,8 +37,57 @@ server.tool('run', {}, async () => {
   return { content: [] };
 });
 `,
+    // execa with its options first (execa({ cwd, env })`cmd`), isolated per call.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { execa } from 'execa';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('run', { command: z.string() }, async ({ command }) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'run-'));
+  const result = await execa({ cwd: dir, env: { ...process.env, HOME: dir, TMPDIR: dir }, shell: true })\`\${command}\`;
+  return { content: [{ type: 'text', text: String(result.stdout) }] };
+});`,
+    // A pseudo-terminal given the caller's own directory as cwd, HOME and TMPDIR; a local object named Bun.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import * as pty from 'node-pty';
+import path from 'node:path';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('term', { workspace: z.string() }, async ({ workspace }) => {
+  const dir = path.join('/srv/runs', path.basename(workspace));
+  const term = pty.spawn('bash', [], { name: 'xterm', cwd: dir, env: { ...process.env, HOME: dir, TMPDIR: dir } });
+  const Bun = { spawn: (cmd: string[]) => cmd };
+  Bun.spawn(['ls']);
+  term.kill();
+  return { content: [] };
+});`,
   ],
   invalid: [
+    {
+      // A pseudo-terminal that inherits the server's directory and environment; Bun's spawn; a spawn-like package.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import * as pty from 'node-pty';
+import spawn from 'nano-spawn';
+import { spawnPromise } from 'spawn-rx';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('term', { command: z.string() }, async ({ command }) => {
+  pty.spawn('bash', ['-lc', command], { name: 'xterm', env: process.env as Record<string, string> });
+  Bun.spawn(['sh', '-c', command]);
+  await spawn('make', ['all']);
+  await spawnPromise('yt-dlp', ['--write-sub', command], { cwd: '/srv/runs/x' });
+  return { content: [] };
+});`,
+      errors: [
+        { messageId: 'notIsolated', line: 8, column: 3, suggestions: [] },
+        { messageId: 'notIsolated', line: 9, column: 3, suggestions: null },
+        { messageId: 'notIsolated', line: 10, column: 9, suggestions: null },
+        { messageId: 'notIsolated', line: 11, column: 9, suggestions: [] },
+      ],
+    },
     {
       // No options at all, env: process.env, and an env copy with HOME but no TMPDIR. A per-call dir is in scope.
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';

@@ -1,0 +1,164 @@
+// Tool arguments that can only hold one of a fixed set of values (`z.enum([...])`, `{ enum: [...] }`): such a value in a
+// path (`tmp.${language}`) neither makes the path per caller nor lets the caller name another directory.
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { isFunction, memberName, propertyKeyName, staticString, unwrap, type Node } from './ast.js';
+import type { ModuleFacts } from './module.js';
+
+/** Zod methods that keep the set of values a schema accepts (or only add `undefined`/`null`/a default from the set). */
+const KEEPS_VALUES = new Set(['optional', 'nullable', 'nullish', 'describe', 'default', 'catch', 'readonly', 'brand', 'meta']);
+/** Zod constructors whose values come from a fixed set. */
+const FIXED_SET = new Set(['enum', 'nativeEnum', 'literal', 'boolean']);
+
+type Verdict = 'choice' | 'open' | null;
+
+const cache = new WeakMap<ModuleFacts, ReadonlySet<string>>();
+
+/**
+ * Argument names this module declares, in every schema it writes, as one of a fixed set: a zod `enum`, `nativeEnum`,
+ * `literal`, a `union` of those, or a JSON schema with `enum`. A name declared anywhere here with an open schema
+ * (`z.string()`, `{ type: 'string' }`) is not one of them. Computed once per module.
+ */
+export function choiceArguments(facts: ModuleFacts): ReadonlySet<string> {
+  let known = cache.get(facts);
+  if (known) return known;
+  const verdicts = new Map<string, Verdict>();
+  for (const obj of facts.objects) {
+    for (const prop of obj.properties) {
+      if (prop.type !== AST_NODE_TYPES.Property) continue;
+      const key = propertyKeyName(prop);
+      if (key === null) continue;
+      const v = schemaVerdict(prop.value as Node, 0);
+      if (v === null) continue;
+      verdicts.set(key, verdicts.get(key) === 'open' ? 'open' : v);
+    }
+  }
+  known = new Set([...verdicts].filter(([, v]) => v === 'choice').map(([k]) => k));
+  cache.set(facts, known);
+  return known;
+}
+
+/** Whether a value is a schema, and whether it admits only a fixed set of values. Null: not a schema. */
+function schemaVerdict(value: Node, depth: number): Verdict {
+  if (depth > 8) return null;
+  const n = unwrap(value);
+  if (n.type === AST_NODE_TYPES.ObjectExpression) {
+    // JSON schema: { type: 'string', enum: [...] }
+    let isSchema = false;
+    for (const p of n.properties) {
+      if (p.type !== AST_NODE_TYPES.Property) continue;
+      const k = propertyKeyName(p);
+      if (k === 'enum' || k === 'const') return 'choice';
+      if (k === 'type') isSchema = true;
+    }
+    return isSchema ? 'open' : null;
+  }
+  if (n.type !== AST_NODE_TYPES.CallExpression) return null;
+  const callee = unwrap(n.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return null;
+  const m = memberName(callee);
+  if (!m) return null;
+  const inner = unwrap(callee.object);
+  // z.enum([...]).optional().describe('…')
+  if (KEEPS_VALUES.has(m) && inner.type === AST_NODE_TYPES.CallExpression) return schemaVerdict(inner, depth + 1);
+  if (inner.type !== AST_NODE_TYPES.Identifier || !/^z(od)?$/.test(inner.name)) return inner.type === AST_NODE_TYPES.CallExpression ? openIfSchema(inner, depth) : null;
+  if (FIXED_SET.has(m)) return 'choice';
+  if (m === 'union' && n.arguments[0] && unwrap(n.arguments[0]).type === AST_NODE_TYPES.ArrayExpression) {
+    const elements = (unwrap(n.arguments[0]) as TSESTree.ArrayExpression).elements;
+    return elements.every((e) => e && e.type !== AST_NODE_TYPES.SpreadElement && schemaVerdict(e, depth + 1) === 'choice') ? 'choice' : 'open';
+  }
+  return 'open';
+}
+
+/** `z.string().min(1)` and other refinements: an open schema when the chain starts at `z`. */
+function openIfSchema(call: TSESTree.CallExpression, depth: number): Verdict {
+  return schemaVerdict(call, depth + 1) === null ? null : 'open';
+}
+
+const emptyDefaults = new WeakMap<ModuleFacts, ReadonlySet<string>>();
+
+/**
+ * Argument names some schema of this module gives an empty default (`z.string().default('')`): a caller who leaves
+ * them out gets `''`, which joins onto a root as the root itself.
+ */
+export function emptyDefaultArguments(facts: ModuleFacts): ReadonlySet<string> {
+  let known = emptyDefaults.get(facts);
+  if (known) return known;
+  const out = new Set<string>();
+  for (const obj of facts.objects) {
+    for (const prop of obj.properties) {
+      if (prop.type !== AST_NODE_TYPES.Property) continue;
+      const key = propertyKeyName(prop);
+      if (key !== null && hasEmptyDefault(prop.value as Node, 0)) out.add(key);
+    }
+  }
+  known = out;
+  emptyDefaults.set(facts, known);
+  return known;
+}
+
+function hasEmptyDefault(value: Node, depth: number): boolean {
+  if (depth > 8) return false;
+  const n = unwrap(value);
+  if (n.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(n.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const m = memberName(callee);
+  if (m === 'default' && n.arguments[0] && staticString(n.arguments[0]) === '') return true;
+  return KEEPS_VALUES.has(m ?? '') && hasEmptyDefault(callee.object, depth + 1);
+}
+
+/**
+ * The schema a registration gives one argument (`server.tool(name, { key: z.enum(…) }, fn)`, a tool object's
+ * `inputSchema: { properties: { key: … } }`, a schema constant it names), or undefined when the registration shows none:
+ * then the module-wide answer applies. Null: the registration's schema has no such key.
+ */
+export function registrationSchema(facts: ModuleFacts, site: Node, handler: Node, key: string): Node | null | undefined {
+  const stack: { node: Node; depth: number }[] = [];
+  const start = unwrap(site);
+  if (start.type === AST_NODE_TYPES.CallExpression) for (const a of start.arguments) stack.push({ node: a, depth: 0 });
+  else stack.push({ node: start, depth: 0 });
+  let sawSchema = false;
+  while (stack.length) {
+    const { node, depth } = stack.pop()!;
+    const n = unwrap(node);
+    if (depth > 6 || n === handler || isFunction(n)) continue;
+    if (n.type === AST_NODE_TYPES.Identifier && depth < 3) {
+      const v = facts.variableOf(n);
+      const def = v?.defs[0];
+      const init = def?.type === 'Variable' ? (def.node as TSESTree.VariableDeclarator).init : null;
+      if (init) stack.push({ node: init, depth: depth + 1 });
+      continue;
+    }
+    if (n.type === AST_NODE_TYPES.CallExpression) {
+      // z.object({ … }), z.object({ … }).strict(), schema.extend({ … })
+      const callee = unwrap(n.callee);
+      if (callee.type === AST_NODE_TYPES.MemberExpression) stack.push({ node: callee.object, depth: depth + 1 });
+      for (const a of n.arguments) stack.push({ node: a, depth: depth + 1 });
+      continue;
+    }
+    if (n.type !== AST_NODE_TYPES.ObjectExpression) continue;
+    for (const prop of n.properties) {
+      if (prop.type !== AST_NODE_TYPES.Property) continue;
+      if (isFunction(unwrap(prop.value as Node)) || prop.value === handler) continue;
+      const k = propertyKeyName(prop);
+      if (k === key && schemaVerdict(prop.value as Node, 0) !== null) return prop.value as Node;
+      if (schemaVerdict(prop.value as Node, 0) !== null) sawSchema = true;
+      if (k !== null && /^(inputSchema|schema|parameters|properties|argsSchema|paramsSchema|input|shape)$/.test(k)) stack.push({ node: prop.value as Node, depth: depth + 1 });
+    }
+  }
+  return sawSchema ? null : undefined;
+}
+
+/** One of a fixed set, as this registration (or, when it shows no schema, the module) declares the argument. */
+export function isChoiceArgument(facts: ModuleFacts, site: Node | null, handler: Node | null, key: string): boolean {
+  const own = site && handler ? registrationSchema(facts, site, handler, key) : undefined;
+  if (own === undefined) return choiceArguments(facts).has(key);
+  return own !== null && schemaVerdict(own, 0) === 'choice';
+}
+
+/** Defaulted to `''` when left out, as this registration (or, when it shows no schema, the module) declares it. */
+export function hasEmptyDefaultArgument(facts: ModuleFacts, site: Node | null, handler: Node | null, key: string): boolean {
+  const own = site && handler ? registrationSchema(facts, site, handler, key) : undefined;
+  if (own === undefined) return emptyDefaultArguments(facts).has(key);
+  return own !== null && hasEmptyDefault(own, 0);
+}
