@@ -6,6 +6,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type * as ts from 'typescript';
 import { AnalysisBudgetExceeded } from './budget.js';
 import { ModuleModel, NO_LINKS } from './model.js';
+import { mayRegisterHandlers } from './discovery.js';
 import { ModuleFacts } from './module.js';
 import { serverModelOf, type ServerModel } from './server.js';
 import { readSettings, settingsKey, type McpSettings } from './settings.js';
@@ -17,6 +18,9 @@ export const TYPE_INFO_MISSING =
   "mcp-stateless: whole-server analysis (settings['mcp-stateless'].crossFile, set by the recommended-type-checked config) needs type information: use the typescript-eslint parser with languageOptions.parserOptions.projectService: true";
 
 const NOT_TYPESCRIPT_ESLINT = " (this file's parser is not typescript-eslint's: set languageOptions.parser to typescript-eslint's parser for it, or lint it with the recommended config)";
+
+/** Text of a module that may build, connect or route an MCP server or transport (what the wiring rule looks at). */
+const MAY_WIRE = /McpServer|\bServer\b|FastMCP|Transport|createMcpHandler|mcp-handler|\bserve\(/;
 
 const modules = new WeakMap<TSESTree.Program, Map<string, ModuleModel | AnalysisBudgetExceeded>>();
 
@@ -65,8 +69,11 @@ export function getModuleModel(context: AnyContext): ModuleModel {
       const server = getServerModel(context);
       model = server?.modelFor(context.filename, sourceCode.text) ?? undefined;
       if (!model) {
-        const facts = new ModuleFacts(ast, sourceCode.scopeManager!, sourceCode.visitorKeys as Record<string, readonly string[]>, settings, context.filename);
-        model = new ModuleModel(facts, server ? server.linksFor(context.filename) : NO_LINKS);
+        const links = server ? server.linksFor(context.filename) : NO_LINKS;
+        // Most files of a server serve no call and wire no server: their text says so, and they are not indexed.
+        const relevant = links.roots.length > 0 || mayRegisterHandlers(sourceCode.text, settings) || MAY_WIRE.test(sourceCode.text);
+        const facts = new ModuleFacts(ast, sourceCode.scopeManager!, sourceCode.visitorKeys as Record<string, readonly string[]>, settings, context.filename, { index: relevant });
+        model = new ModuleModel(facts, links);
       }
     } catch (e) {
       // Past the step budget while building: every rule on this file stops at once, nobody rebuilds it.

@@ -39,14 +39,25 @@ export class ModuleFacts {
   /** Import bindings: local name → source and imported name ('default', '*', or the name). */
   readonly imports = new Map<string, { source: string; imported: string; node: Node }>();
 
-  constructor(ast: TSESTree.Program, scopeManager: ScopeManager, visitorKeys: Readonly<Record<string, readonly string[] | undefined>>, settings: McpSettings, fileName: string) {
+  /** False for a module whose text shows it can serve no call and wire no server: nothing was indexed. */
+  readonly indexed: boolean;
+
+  constructor(
+    ast: TSESTree.Program,
+    scopeManager: ScopeManager,
+    visitorKeys: Readonly<Record<string, readonly string[] | undefined>>,
+    settings: McpSettings,
+    fileName: string,
+    options: { index?: boolean } = {},
+  ) {
     this.ast = ast;
     this.scopeManager = scopeManager;
     this.settings = settings;
     this.fileName = fileName;
     this.visitorKeys = visitorKeys;
     this.budget = new Budget(fileName);
-    this.budget.phase('index', () => this.index(visitorKeys));
+    this.indexed = options.index !== false;
+    if (this.indexed) this.budget.phase('index', () => this.index(visitorKeys));
   }
 
   private index(visitorKeys: Readonly<Record<string, readonly string[] | undefined>>): void {

@@ -129,7 +129,11 @@ describe.concurrent('probe over Streamable HTTP: one McpServer shared by every s
     expect(result.reason).toMatch(
       /^leak in 1 of 1 round: replies cross between HTTP sessions: bravo's request id 90000\d \(tools\/call run_command\) was answered with session alpha's reply \(mcpsl-[0-9a-f]{8}-alpha-\d+-k0\), sent with the same id at the same moment: one MCP server or transport serves every connection \(the lint's no-shared-server-connection\)/,
     );
-    expect(result.transport!.exchanges.filter((x) => x.session === 'alpha').map((x) => x.outcome)).toEqual(['no-reply']);
+    // under load a burst can land before the crossing shows (bravo's request not yet open when alpha's reply is sent):
+    // the check then sends another burst, and alpha never gets a reply in any of them
+    const alpha = result.transport!.exchanges.filter((x) => x.session === 'alpha').map((x) => x.outcome);
+    expect(alpha.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(alpha)).toEqual(new Set(['no-reply']));
     // the rounds saw it too: alpha's call went unanswered while bravo got alpha's output
     expect(result.calls.find((c) => c.session === 'alpha' && c.round === 1)?.outcome).toBe('timeout');
     expect(leaks(result)).toEqual(['alpha>bravo via run_command']);
