@@ -5,7 +5,8 @@ import plugin from '../dist/src/index.js';
 
 const [config, dir] = process.argv.slice(2);
 const base = [{ files: ['**/*.ts'], languageOptions: { parser: tsParser } }];
-const configs = { 'parse-only': base, recommended: [...base, ...plugin.configs.recommended], strict: [...base, ...plugin.configs.strict] };
+const floor = { plugins: { bench: { rules: { empty: { create: () => ({}) } } } }, rules: { 'bench/empty': 'error' } };
+const configs = { 'parse-only': base, floor: [...base, floor], recommended: [...base, ...plugin.configs.recommended], strict: [...base, ...plugin.configs.strict] };
 const eslint = new ESLint({ cwd: dir, overrideConfigFile: true, overrideConfig: configs[config] });
 for (let i = 0; i < 2; i++) {
   const t = performance.now();

@@ -1,5 +1,5 @@
 // Profile one lint: `node bench/profile.mjs <dir> [config]` runs `node --cpu-prof` on a child that lints <dir> with
-// the given config (parse-only, recommended or strict; default strict, warm: the second run is profiled) and prints where the CPU time goes,
+// the given config (parse-only, floor — one empty rule —, recommended or strict; default strict, warm: the second run is profiled) and prints where the CPU time goes,
 // by self time per function and by total time per source file of the plugin.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';

@@ -52,9 +52,24 @@ function stringArray(value: unknown, key: string): string[] {
   return value as string[];
 }
 
+// ESLint hands every file of a config the same settings object: read and check it once (the result is never mutated).
+const readCache = new WeakMap<object, McpSettings>();
+const keyCache = new WeakMap<McpSettings, string>();
+
 /** Read and check the shared settings; defaults for what is absent. Throws one clear line on bad input. */
 export function readSettings(all: Readonly<Record<string, unknown>> | undefined): McpSettings {
   const raw = all?.['mcp-stateless'];
+  if (raw === undefined) return DEFAULT_SETTINGS;
+  if (typeof raw !== 'object' || raw === null) return checkSettings(raw);
+  let out = readCache.get(raw);
+  if (!out) {
+    out = checkSettings(raw);
+    readCache.set(raw, out);
+  }
+  return out;
+}
+
+function checkSettings(raw: unknown): McpSettings {
   const out: McpSettings = {
     registrationFunctions: [],
     handlerProperties: [...DEFAULT_HANDLER_PROPERTIES],
@@ -81,5 +96,17 @@ export function readSettings(all: Readonly<Record<string, unknown>> | undefined)
 
 /** A stable cache key for settings (they are plain JSON). */
 export function settingsKey(s: McpSettings): string {
-  return JSON.stringify(s);
+  let key = keyCache.get(s);
+  if (key === undefined) {
+    key = JSON.stringify(s);
+    keyCache.set(s, key);
+  }
+  return key;
 }
+
+/** The settings of a config that sets none: one frozen object, so its cache key is computed once. */
+const DEFAULT_SETTINGS: McpSettings = (() => {
+  const s = checkSettings(undefined);
+  for (const v of Object.values(s)) if (Array.isArray(v)) Object.freeze(v);
+  return Object.freeze(s);
+})();

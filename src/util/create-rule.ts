@@ -28,9 +28,24 @@ type RuleSpec<Options extends readonly unknown[], MessageIds extends string> = P
  */
 export function createRule<Options extends readonly unknown[], MessageIds extends string>(spec: RuleSpec<Options, MessageIds>) {
   const create = spec.create;
-  return creator<Options, MessageIds>({
-    ...spec,
-    create(context, options) {
+  const rule = creator<Options, MessageIds>(spec);
+  // RuleCreator deep-clones the defaults into the options for every file and rule; ESLint hands the same few option
+  // sets file after file, so the merged options are computed once per distinct set (rules never mutate them).
+  const defaults = (spec.meta.defaultOptions ?? []) as unknown as Options;
+  const merged = new Map<string, Options>();
+  const optionsFor = (given: readonly unknown[]): Options => {
+    const key = JSON.stringify(given);
+    let options = merged.get(key);
+    if (!options) {
+      options = ESLintUtils.applyDefault(defaults, given as Options) as Options;
+      if (merged.size < 64) merged.set(key, options);
+    }
+    return options;
+  };
+  return {
+    ...rule,
+    create(context: Parameters<typeof rule.create>[0]) {
+      const options = optionsFor(context.options);
       let stopped = false;
       const pending: TSESLint.ReportDescriptor<MessageIds>[] = [];
       let buffering = false;
@@ -62,5 +77,5 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
       }
       return guarded as never;
     },
-  });
+  } as typeof rule;
 }
