@@ -95,10 +95,10 @@ export default createRule<Options, MessageId>({
             const method = f.method.replace(/Sync$/, '');
             if (method === 'appendFile' || (method === 'createWriteStream' && /\bflags\s*:\s*['"]a/.test(f.call.arguments[1] ? text(f.call.arguments[1]) : ''))) {
               // An append-only file (a log) carries nothing between callers unless something reads it back.
-              appends.push({ node: arg, trace, key, verb: VERBS[method] ?? 'appends to' });
+              appends.push({ node: arg, trace, key, verb: (Object.hasOwn(VERBS, method) ? VERBS[method] : 'appends to') });
               continue;
             }
-            context.report({ node: reportAt ?? arg, messageId: 'fixedWrite', data: { handler: handlerPhrase(h), verb: VERBS[method] ?? 'writes', path: quote(text(arg)), reason: fixedReason(trace) } });
+            context.report({ node: reportAt ?? arg, messageId: 'fixedWrite', data: { handler: handlerPhrase(h), verb: (Object.hasOwn(VERBS, method) ? VERBS[method] : 'writes'), path: quote(text(arg)), reason: fixedReason(trace) } });
           }
         }
         const readKeys = new Set(reads.map((r) => r.key));

@@ -33,6 +33,10 @@ function lint(file: string): string[] {
 }
 
 describe('unusual but valid syntax inside handlers', () => {
+  it('names of Object.prototype members as methods, events and schemas (`x.constructor({...})` made a rule throw)', () => {
+    expect(lint('prototype-names.ts')).toEqual(['19:3 mcp-stateless/no-module-accumulator']);
+  });
+
   it('CommonJS: require, module.exports', () => {
     expect(lint('commonjs.cjs')).toEqual(['9:3 mcp-stateless/no-module-accumulator']);
   });

@@ -13,6 +13,14 @@ const FUNCTION_TYPES = new Set<string>([
   AST_NODE_TYPES.ArrowFunctionExpression,
 ]);
 
+/**
+ * A lookup table keyed by names taken from the code: without a prototype, so `constructor`, `toString` or
+ * `__proto__` in the linted code finds nothing (`name in TABLE`, `TABLE[name]` stay safe).
+ */
+export function nameTable<T>(entries: Record<string, T>): Readonly<Record<string, T>> {
+  return Object.freeze(Object.assign(Object.create(null) as Record<string, T>, entries));
+}
+
 export function isFunction(node: Node | null | undefined): node is FunctionNode {
   return !!node && FUNCTION_TYPES.has(node.type);
 }

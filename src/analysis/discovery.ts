@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, functionDisplayName, isFunction, memberName, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
+import { calleeName, functionDisplayName, isFunction, memberName, nameTable, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
 import type { ModuleFacts } from './module.js';
 import type { McpSettings } from './settings.js';
 import { callSitesOf, classMember, propertyOf, resolveValues, type ClassNode, type Value } from './resolve.js';
@@ -38,12 +38,12 @@ export interface ExternalHandler {
 const TOOL_METHODS = new Set(['tool', 'registerTool']);
 const RESOURCE_METHODS = new Set(['resource', 'registerResource']);
 const PROMPT_METHODS = new Set(['prompt', 'registerPrompt']);
-const FASTMCP_METHODS: Record<string, { kind: HandlerKind; props: string[] }> = {
+const FASTMCP_METHODS = nameTable<{ kind: HandlerKind; props: string[] }>({
   addTool: { kind: 'tool', props: ['execute'] },
   addResource: { kind: 'resource', props: ['load'] },
   addResourceTemplate: { kind: 'resource', props: ['load', 'complete'] },
   addPrompt: { kind: 'prompt', props: ['load', 'complete'] },
-};
+});
 const SCHEMA_PROPS = new Set(['inputSchema', 'schema', 'parameters', 'argsSchema', 'paramsSchema', 'input', 'inputShape', 'zodSchema', 'args']);
 
 const REGISTRATION_METHODS = [...TOOL_METHODS, ...RESOURCE_METHODS, ...PROMPT_METHODS, ...Object.keys(FASTMCP_METHODS), 'setRequestHandler', 'setNotificationHandler', 'registerToolTask'];
@@ -66,7 +66,7 @@ export const PER_REQUEST_FACTORIES = new Set(['createMcpHandler']);
 export const PER_CONNECTION_FACTORIES = new Set(['serveStdio', ...PER_REQUEST_FACTORIES]);
 
 /** v1 schema constants and v2 method strings → request method. */
-const REQUEST_SCHEMAS: Record<string, string> = {
+const REQUEST_SCHEMAS = nameTable<string>({
   CallToolRequestSchema: 'tools/call',
   ReadResourceRequestSchema: 'resources/read',
   GetPromptRequestSchema: 'prompts/get',
@@ -87,16 +87,16 @@ const REQUEST_SCHEMAS: Record<string, string> = {
   RootsListChangedNotificationSchema: 'notifications/roots/list_changed',
   InitializedNotificationSchema: 'notifications/initialized',
   CancelledNotificationSchema: 'notifications/cancelled',
-};
+});
 /** Methods that only describe the server: not handlers whose state matters. */
 const DESCRIPTIVE_METHODS = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'ping', 'initialize']);
 /** Requests a server sends and a client answers: handlers for them live in clients, not servers. */
 const CLIENT_METHODS = new Set(['sampling/createMessage', 'elicitation/create', 'roots/list']);
-const CLIENT_SCHEMAS: Record<string, string> = {
+const CLIENT_SCHEMAS = nameTable<string>({
   CreateMessageRequestSchema: 'sampling/createMessage',
   ElicitRequestSchema: 'elicitation/create',
   ListRootsRequestSchema: 'roots/list',
-};
+});
 /** Notifications a server receives; every other notification (logging, progress, resource updates…) goes to clients. */
 const SERVER_NOTIFICATIONS = new Set(['notifications/roots/list_changed', 'notifications/initialized', 'notifications/cancelled']);
 

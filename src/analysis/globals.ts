@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, memberName, memberPath, unwrap, type Node } from './ast.js';
+import { calleeName, memberName, memberPath, nameTable, unwrap, type Node } from './ast.js';
 import type { ModuleFacts } from './module.js';
 
 export interface GlobalWrite {
@@ -50,7 +50,7 @@ function classify(path: string[]): Omit<GlobalWrite, 'node'> | null {
   return null;
 }
 
-const CALLS: Record<string, { what: string; instead: string }> = {
+const CALLS = nameTable<{ what: string; instead: string }>({
   'process.chdir': { what: 'the process working directory (`process.chdir`)', instead: 'Give the child process or fs call its own `cwd`/absolute path derived from the caller\'s workspace.' },
   'process.umask': { what: 'the process umask (`process.umask`)', instead: 'Pass a `mode` to the fs call instead.' },
   'process.setUncaughtExceptionCaptureCallback': { what: 'the process uncaught-exception callback', instead: 'Install it once at start-up.' },
@@ -59,7 +59,7 @@ const CALLS: Record<string, { what: string; instead: string }> = {
   'process.addListener': { what: 'the process listeners', instead: 'Install process listeners once at start-up.' },
   'google.options': { what: 'the googleapis global options (`google.options`)', instead: 'Pass `auth` to the API client made for this call.' },
   'mongoose.set': { what: 'mongoose global settings', instead: 'Configure it once at start-up.' },
-};
+});
 
 /** Writes to process-wide state anywhere in the module; callers keep those in handler code. */
 export function findProcessGlobalWrites(facts: ModuleFacts): GlobalWrite[] {

@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { memberName, propertyKeyName, staticString, unwrap, type Node } from './ast.js';
+import { memberName, nameTable, propertyKeyName, staticString, unwrap, type Node } from './ast.js';
 import type { ModuleFacts, Variable } from './module.js';
 import { resolveValues } from './resolve.js';
 
@@ -154,7 +154,7 @@ const W = (effect: FsEffect = 'write'): FsSpec => ({ effect, paths: [[0, effect]
 const FROM_TO: FsSpec = { effect: 'write', paths: [[0, 'read'], [1, 'write']] };
 const MOVE: FsSpec = { effect: 'write', paths: [[0, 'remove'], [1, 'write']] };
 
-const FS_METHODS: Record<string, FsSpec> = {
+const FS_METHODS = nameTable<FsSpec>({
   writeFile: W(), appendFile: W(), createWriteStream: W(), truncate: W(), outputFile: W(), outputJson: W(), outputJSON: W(),
   writeJson: W(), writeJSON: W(), writeJsonFile: W(), appendJson: W(), ensureFile: W('create'), ensureDir: W('create'),
   mkdir: W('create'), mkdirp: W('create'), mkdirs: W('create'), emptyDir: W('remove'), emptydir: W('remove'),
@@ -166,7 +166,7 @@ const FS_METHODS: Record<string, FsSpec> = {
   stat: W('read'), lstat: W('read'), access: W('read'), exists: W('read'), realpath: W('read'), opendir: W('read'), readlink: W('read'),
   watch: W('read'), pathExists: W('read'),
   mkdtemp: W('mkdtemp'),
-};
+});
 
 export interface FsCall {
   call: TSESTree.CallExpression;
@@ -228,11 +228,11 @@ export interface ProcessCall {
   command: TSESTree.Node | null;
 }
 
-const PROCESS_METHODS: Record<string, ProcessKind> = {
+const PROCESS_METHODS = nameTable<ProcessKind>({
   spawn: 'spawn', spawnSync: 'spawn', exec: 'exec', execSync: 'exec', execFile: 'execFile', execFileSync: 'execFile', fork: 'fork',
   // spawn-rx
   spawnPromise: 'spawn', spawnDetached: 'spawn', spawnDetachedPromise: 'spawn',
-};
+});
 const EXECA_METHODS = new Set(['execa', 'execaSync', 'execaCommand', 'execaCommandSync', 'execaNode', '$', 'default']);
 
 function isObjectish(facts: ModuleFacts, arg: Node): boolean {

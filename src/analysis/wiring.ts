@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, isFunction, isInside, memberName, memberPath, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
+import { calleeName, isFunction, isInside, memberName, memberPath, nameTable, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
 import { findProcessGlobalWrites } from './globals.js';
 import type { ModuleFacts, Variable } from './module.js';
 import { callSitesOf, resolveValues, returnedExpressions } from './resolve.js';
@@ -33,12 +33,12 @@ type Life = 'shared' | 'fresh' | 'unknown';
 const ROUTE_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'del', 'all', 'head', 'options', 'any', 'use']);
 const HTTP_VERBS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'ALL']);
 const HTTP_MODULES = new Set(['http', 'https', 'http2', 'node:http', 'node:https', 'node:http2', 'net', 'node:net']);
-const CONNECTION_EVENTS: Record<string, string> = {
+const CONNECTION_EVENTS = nameTable<string>({
   request: '`request` listener',
   connection: '`connection` listener',
   upgrade: '`upgrade` listener',
   stream: '`stream` listener',
-};
+});
 const SESSION_CALLBACKS = new Set(['onsessioninitialized', 'onsessionclosed']);
 /** Builders that call their function argument once per request (SDK v2 `createMcpHandler`, Vercel's `mcp-handler`). */
 const PER_REQUEST_BUILDERS = new Set(['createMcpHandler']);
