@@ -5,6 +5,7 @@ import type { Variable } from './module.js';
 import type { PathOptions } from './options.js';
 import { moduleRef, objectLiteralOf } from './processes.js';
 import { resolveValues, returnedExpressions } from './resolve.js';
+import { cachedPer } from './cache.js';
 
 /** A containment verdict: sound, looks right and is not (why, where), or no check at all. */
 export type GuardVerdict = { sound: true } | { sound: false; reason: string; node: Node } | null;
@@ -414,18 +415,7 @@ const guardsByModel = new WeakMap<ModuleModel, Map<string, Guards>>();
 
 /** The guard reasoning of another module (memoised per model and options), for guards that live in another file. */
 export function guardsFor(model: ModuleModel, options: PathOptions): Guards {
-  const key = JSON.stringify(options);
-  let per = guardsByModel.get(model);
-  if (!per) {
-    per = new Map();
-    guardsByModel.set(model, per);
-  }
-  let g = per.get(key);
-  if (!g) {
-    g = new Guards(model, options);
-    per.set(key, g);
-  }
-  return g;
+  return cachedPer(guardsByModel, model, JSON.stringify(options), () => new Guards(model, options));
 }
 
 /** A statement (or block) that always leaves: throw, return, continue, break, or `process.exit()`. */

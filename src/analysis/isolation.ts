@@ -8,6 +8,7 @@ import type { Variable } from './module.js';
 import type { ModuleNames } from './processes.js';
 import { moduleRef, objectLiteralOf, processCallOf, type ProcessCall } from './processes.js';
 import { getPathAnalysis, isPerCall, type PathAnalysis } from './paths.js';
+import { cachedPer } from './cache.js';
 
 /** One option of a process call, with the module it is written in (values are traced there). */
 export interface OptionValue {
@@ -108,17 +109,7 @@ const summaries = new WeakMap<ModuleModel, Map<string, Map<FunctionNode, Process
  * information a summary covers the module's own functions only.
  */
 export function processEffectsOf(fn: FunctionNode, model: ModuleModel, modules: ModuleNames, stack: FunctionNode[] = []): ProcessEffect[] {
-  const key = JSON.stringify(modules);
-  let perModel = summaries.get(model);
-  if (!perModel) {
-    perModel = new Map();
-    summaries.set(model, perModel);
-  }
-  let per = perModel.get(key);
-  if (!per) {
-    per = new Map();
-    perModel.set(key, per);
-  }
+  const per = cachedPer(summaries, model, JSON.stringify(modules), () => new Map<FunctionNode, ProcessEffect[]>());
   const known = per.get(fn);
   if (known) return known;
   if (stack.includes(fn) || stack.length >= MAX_WRAPPER_DEPTH) return [];

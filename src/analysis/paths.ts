@@ -20,6 +20,7 @@ import {
 } from './processes.js';
 import { enclosingClass, resolveValues, returnedExpressions } from './resolve.js';
 import { isChoiceArgument } from './choices.js';
+import { cachedPer } from './cache.js';
 
 /**
  * Where the parts of a path come from. Leaves of the ValueOrigins vocabulary plus:
@@ -715,18 +716,7 @@ export function getPathAnalysis(model: ModuleModel, options: Partial<PathOptions
     trustImportedGuardNames: options.trustImportedGuardNames ?? true,
     modules: { fs: options.modules?.fs ?? [], process: options.modules?.process ?? [] },
   };
-  const key = JSON.stringify(full);
-  let per = analyses.get(model);
-  if (!per) {
-    per = new Map();
-    analyses.set(model, per);
-  }
-  let a = per.get(key);
-  if (!a) {
-    a = new PathAnalysis(model, full);
-    per.set(key, a);
-  }
-  return a;
+  return cachedPer(analyses, model, JSON.stringify(full), () => new PathAnalysis(model, full));
 }
 
 /** A short text for a node, as reports quote it (`path.join(os.tmpdir(), 'out.json')`), cut to one line. */

@@ -11,6 +11,7 @@ import { ModuleFacts } from './module.js';
 import { classMember, propertyOf, resolveValues, resolveVariable, returnedExpressions, type Value } from './resolve.js';
 import { settingsKey, type McpSettings } from './settings.js';
 import { toolNames } from './teardown.js';
+import { cachedPer } from './cache.js';
 
 /** One module of the program, as far as it does not depend on the rest of the program (cached per source file). */
 interface UnitFacts {
@@ -465,16 +466,5 @@ function loadTypeScript(): typeof ts | null {
 const servers = new WeakMap<object, Map<string, ServerModel>>();
 
 export function serverModelOf(program: ts.Program, settings: McpSettings): ServerModel {
-  const key = settingsKey(settings);
-  let perProgram = servers.get(program);
-  if (!perProgram) {
-    perProgram = new Map();
-    servers.set(program, perProgram);
-  }
-  let model = perProgram.get(key);
-  if (!model) {
-    model = new ServerModel(program, settings);
-    perProgram.set(key, model);
-  }
-  return model;
+  return cachedPer(servers, program, settingsKey(settings), () => new ServerModel(program, settings));
 }

@@ -69,6 +69,25 @@ export interface StateAccess {
   value?: Node;
 }
 
+/** `history.items`, `counts[…]`: the binding and member path an access touches. */
+export function accessTarget(a: StateAccess): string {
+  return a.path.length ? `${a.binding.name}.${a.path.join('.').replace(/\.\[\]/g, '[…]')}` : a.binding.name;
+}
+
+/** What a change does, in a few words (`history.push(…)`, `writes an entry of counts`); null for other kinds. */
+export function changePhrase(a: StateAccess, target = accessTarget(a)): string | null {
+  switch (a.kind) {
+    case 'mutate':
+      return a.method === 'Object.assign' ? `Object.assign(${target}, …)` : `${target}.${a.method}(…)`;
+    case 'entryWrite':
+      return `writes an entry of ${target}`;
+    case 'accumulate':
+      return `updates ${target} from its previous value`;
+    default:
+      return null;
+  }
+}
+
 const ARRAY_MUTATORS = new Set(['push', 'unshift', 'splice', 'pop', 'shift', 'sort', 'reverse', 'fill', 'copyWithin']);
 const COLLECTION_MUTATORS = new Set(['set', 'add', 'delete', 'clear']);
 const ACCESSORS = new Set(['get', 'at', 'find', 'findLast']);

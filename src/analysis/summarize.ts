@@ -7,7 +7,7 @@ import { functionDisplayName, memberName, walk, type FunctionNode, type Node } f
 import type { Registration } from './discovery.js';
 import type { HandlerRef, ModuleModel } from './model.js';
 import { getPathAnalysis, isFixed, isPerCall, pathKey, quote, type Trace } from './paths.js';
-import type { StateAccess, StateBinding } from './state.js';
+import { accessTarget, changePhrase, type StateAccess, type StateBinding } from './state.js';
 import { teardownFacts } from './teardown.js';
 import { DEFAULT_TEARDOWN_PATTERN } from '../vocabulary.js';
 
@@ -164,14 +164,10 @@ function stateEntry(model: ModuleModel, b: StateBinding, file: string, at: (n: N
 }
 
 function phrase(a: StateAccess): string {
-  const target = a.path.length ? `${a.binding.name}.${a.path.join('.').replace(/\.\[\]/g, '[…]')}` : a.binding.name;
+  const target = accessTarget(a);
+  const change = changePhrase(a, target);
+  if (change) return change;
   switch (a.kind) {
-    case 'mutate':
-      return a.method === 'Object.assign' ? `Object.assign(${target}, …)` : `${target}.${a.method}(…)`;
-    case 'entryWrite':
-      return `writes an entry of ${target}`;
-    case 'accumulate':
-      return `updates ${target} from its previous value`;
     case 'lazyInit':
       return `fills ${target} on first use`;
     case 'assign':

@@ -1,6 +1,6 @@
 import { functionDisplayName } from '../analysis/ast.js';
 import { describeHandler, type HandlerRef, type ModuleModel } from '../analysis/model.js';
-import type { StateAccess, StateBinding } from '../analysis/state.js';
+import { accessTarget, changePhrase, type StateAccess, type StateBinding } from '../analysis/state.js';
 import type { TSESTree } from '@typescript-eslint/utils';
 
 /** Where a binding lives and who shares it, in the words reports use. */
@@ -29,22 +29,13 @@ export function handlerPhrase(h: HandlerRef | null): string {
 
 /** `history.push(…)`, `counts[…] = …`: a short name for what an access does. */
 export function accessPhrase(a: StateAccess): string {
-  const target = a.path.length ? `${a.binding.name}.${a.path.join('.').replace(/\.\[\]/g, '[…]')}` : a.binding.name;
+  const target = accessTarget(a);
   if (a.handedTo) return `hands ${a.binding.name} to ${a.handedTo}(…), which changes it`;
   if (a.through) {
     const receiver = a.path.length > 1 ? `${a.binding.name}.${a.path.slice(0, -1).join('.')}` : a.binding.name;
     return `${receiver}.${a.through}(…), which changes ${target}`;
   }
-  switch (a.kind) {
-    case 'mutate':
-      return a.method === 'Object.assign' ? `Object.assign(${target}, …)` : `${target}.${a.method}(…)`;
-    case 'entryWrite':
-      return `writes an entry of ${target}`;
-    case 'accumulate':
-      return `updates ${target} from its previous value`;
-    default:
-      return target;
-  }
+  return changePhrase(a, target) ?? target;
 }
 
 export function lineOf(node: TSESTree.Node): number {
