@@ -48,16 +48,38 @@ const SCHEMA_PROPS = new Set(['inputSchema', 'schema', 'parameters', 'argsSchema
 
 const REGISTRATION_METHODS = [...TOOL_METHODS, ...RESOURCE_METHODS, ...PROMPT_METHODS, ...Object.keys(FASTMCP_METHODS), 'setRequestHandler', 'setNotificationHandler', 'registerToolTask'];
 const MAY_REGISTER = new RegExp(
-  `\\.\\s*(?:${REGISTRATION_METHODS.join('|')})\\s*[(<]|\\bcreateMcpHandler\\s*\\(|\\bResourceTemplate\\b|\\b(?:${[...SCHEMA_PROPS].join('|')})\\s*[:=(]|\\bextends\\s+[\\w$.]*Tool`,
+  `\\.\\s*(?:${REGISTRATION_METHODS.join('|')})\\s*[(<]|\\bcreateMcpHandler\\s*\\(|\\bResourceTemplate\\b|\\bextends\\s+[\\w$.]*Tool`,
 );
+/** A schema key, as tool objects and tool classes have one (`inputSchema:`, `parameters =`, a shorthand `{ name, inputSchema }`). */
+const MAY_HAVE_SCHEMA = new RegExp(`\\b(?:${[...SCHEMA_PROPS].join('|')})['"]?\\s*(?:[:=(,}]|$)`, 'm');
+const handlerKeyTests = new WeakMap<readonly string[], RegExp>();
+
+/**
+ * A handler property written as a key, a method, a class field or a shorthand (`execute:`, `async handler(`,
+ * `run = `, `{ name, inputSchema, handler }`), not a member access (`fn.call(`): a tool object or class needs one.
+ */
+function mayHaveHandlerKey(text: string, props: readonly string[]): boolean {
+  let re = handlerKeyTests.get(props);
+  if (!re) {
+    const names = props.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+    re = new RegExp(`(?:^|[{,;*]|\\b(?:async|static|public|private|protected|override|readonly)\\b)\\s*['"]?(?:${names})['"]?\\s*(?:[:(,}=<?!]|$)`, 'm');
+    handlerKeyTests.set(props, re);
+  }
+  return re.test(text);
+}
 
 /**
  * Whether a module's text may register a handler in any way this discovery finds (a cheap superset test over the
- * text, built from the same vocabulary): the whole-server analysis reads the other modules only when handler code
- * reaches into them.
+ * text, built from the same vocabulary): a registration call, a tool class, or a tool object or class with both a
+ * schema key and a handler key. Modules that fail it are not indexed in the editor, and the whole-server analysis
+ * reads them only when handler code reaches into them.
  */
 export function mayRegisterHandlers(text: string, settings: McpSettings): boolean {
-  return MAY_REGISTER.test(text) || settings.registrationFunctions.some((f) => text.includes(f));
+  return (
+    MAY_REGISTER.test(text) ||
+    (MAY_HAVE_SCHEMA.test(text) && mayHaveHandlerKey(text, settings.handlerProperties)) ||
+    settings.registrationFunctions.some((f) => text.includes(f))
+  );
 }
 
 /** Builders that call their function argument once per request (SDK v2 `createMcpHandler`, Vercel's `mcp-handler`). */

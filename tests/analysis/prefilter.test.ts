@@ -1,0 +1,48 @@
+// The text test that decides whether a module is indexed at all (src/analysis/discovery.ts, mayRegisterHandlers): it
+// must accept every way discovery finds a handler (a superset), and should turn away ordinary code that merely has an
+// `args:` or `input:` key, since most files of a server are indexed for nothing otherwise.
+import { describe, expect, it } from 'vitest';
+import { mayRegisterHandlers } from '../../src/analysis/discovery.js';
+import { readSettings } from '../../src/analysis/settings.js';
+
+const settings = readSettings({});
+
+describe('mayRegisterHandlers', () => {
+  it('accepts registration calls, tool classes and tool objects written in every form discovery reads', () => {
+    const accepted = [
+      "server.tool('echo', { text: z.string() }, async ({ text }) => ({ content: [] }));",
+      'server.registerTool<Args>("x", spec, handler)',
+      "server.setRequestHandler(CallToolRequestSchema, route)",
+      'mcp.addTool({ name: "x", parameters: p, execute: run })',
+      'export const t = { name: "search", inputSchema: s, handler: async (args) => ({}) };',
+      'export const t = { name: "search", inputSchema: s, async execute(args) { return {}; } };',
+      'export const t = {\n  name,\n  inputSchema,\n  handler\n};',
+      'export const t = { name, inputSchema, handler };',
+      "export const t = { 'name': 'x', 'inputSchema': s, 'execute': fn };",
+      'class Search { name = "search"; schema = s; run = async (args) => ({}); }',
+      'class Search {\n  name = "search";\n  inputSchema = s;\n  // the handler\n  execute(args) { return {}; }\n}',
+      'class Search { static name = "search"; static parameters = p; static async handle(args) {} }',
+      'class Search extends BaseTool { }',
+      "new ResourceTemplate('notes://{id}', { list: undefined })",
+      'export default createMcpHandler((server) => {})',
+    ];
+    for (const text of accepted) expect(mayRegisterHandlers(text, settings), text).toBe(true);
+  });
+
+  it('turns away schema-like keys with no handler key, and handler names used as calls or members', () => {
+    const rejected = [
+      'const parsed = { args: process.argv.slice(2), input: stdin };',
+      'export function parse(schema: Schema, input: string) { return schema.parse(input); }',
+      'const cfg = { parameters: { retries: 3 } };\nfn.call(this, cfg);\nrunner.run(cfg);',
+      'const options = { schema: s, args: a };\nawait task.execute(options);',
+    ];
+    for (const text of rejected) expect(mayRegisterHandlers(text, settings), text).toBe(false);
+  });
+
+  it('configured handler properties and registration functions count', () => {
+    const custom = readSettings({ 'mcp-stateless': { handlerProperties: ['perform'], registrationFunctions: ['defineTool'] } });
+    expect(mayRegisterHandlers('export const t = { name: "x", input: s, perform: fn };', custom)).toBe(true);
+    expect(mayRegisterHandlers('export const t = { name: "x", input: s, execute: fn };', custom)).toBe(false);
+    expect(mayRegisterHandlers('defineTool("x", fn)', custom)).toBe(true);
+  });
+});
