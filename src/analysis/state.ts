@@ -362,12 +362,17 @@ function classifyUseWith(
         // A method whose body is in another module: what it does to the receiver's fields, as that module shows.
         const effects = callEffects(callParent);
         if (effects && effects.length > 0) {
-          // One call, one hazard: a method that fills a container is an accumulator even if it also sets a field;
-          // emptying a field (`= null`, `= []`) carries nothing from one caller to another.
-          const mutates = effects.some((e) => e.kind === 'mutate');
+          // One call, one hazard. A field the method only ever replaces (`this.active = id`) is a "current X": every
+          // later call sees it, with no key to tell callers apart, so that is the crossing to name even when the same
+          // method also files something in a container (usually under a key). A field it replaces and then updates
+          // (a session record whose counters grow) is an accumulator. Emptying a field (`= null`, `= []`) carries
+          // nothing from one caller to another.
+          const mutated = new Set(effects.filter((e) => e.kind === 'mutate').map((e) => e.field));
+          const replacesOnly = effects.some((e) => e.kind === 'write' && !mutated.has(e.field));
           for (const e of effects) {
             // A method's own lazy cache (`if (!this.path) this.path = …`) is its class's business, reported there.
-            if (e.kind === 'reset' || e.kind === 'fill' || (mutates && e.kind === 'write')) continue;
+            if (e.kind === 'reset' || e.kind === 'fill') continue;
+            if (replacesOnly ? e.kind === 'mutate' || (e.kind === 'write' && mutated.has(e.field)) : e.kind === 'write') continue;
             const kind: AccessKind = e.kind === 'mutate' ? 'mutate' : e.kind === 'write' ? 'fieldWrite' : 'read';
             out.push({ binding, kind, node: callParent, path: [...path, e.field], method: name, through: name, keys: a0 && kind === 'mutate' ? [...keys, a0] : keys, value: a0 });
           }
