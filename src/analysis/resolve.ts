@@ -439,6 +439,9 @@ function resolveMember(facts: ModuleFacts, m: TSESTree.MemberExpression, seen: S
         }
       } else if (base.kind === 'array') {
         out.push(...elementsOf(facts, base.node, seen, depth));
+      } else if (base.kind === 'import') {
+        // toolHandlers[name] on a map another module builds: any of its values (resolved there).
+        out.push({ ...base, path: [...base.path, '[]'] });
       }
       continue;
     }

@@ -412,8 +412,11 @@ function applyPath(facts: ModuleFacts, values: Value[], steps: string[], onLongL
           if (step === 'new()!') onLongLived?.(v.node);
         } else if (v.kind === 'import') next.push({ ...v, path: [...v.path, step] });
       } else if (step === '[]') {
+        // An element of an array, or any value of a map (`{ [tool.name]: run }` indexed by the tool name).
         if (v.kind === 'array') {
           for (const el of v.node.elements) if (el && el.type !== AST_NODE_TYPES.SpreadElement) next.push(...resolveValues(facts, el));
+        } else if (v.kind === 'object') {
+          for (const p of v.node.properties) if (p.type === AST_NODE_TYPES.Property) next.push(...resolveValues(facts, p.value));
         } else if (v.kind === 'import') next.push({ ...v, path: [...v.path, step] });
       } else if (v.kind === 'class' || v.kind === 'instance') {
         next.push(...classMember(facts, v.node, step, v.kind === 'class', new Set(), 0));

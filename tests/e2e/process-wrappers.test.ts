@@ -24,8 +24,11 @@ describe('child processes through project wrappers', () => {
       `src/server.ts:18:16 ${RULE}`,
       `src/server.ts:19:17 ${RULE}`,
       `src/server.ts:24:17 ${RULE}`,
+      // A function of a name → function map built in another module, looked up by the tools/call handler.
+      `src/tools/install.ts:7:17 ${RULE}`,
     ]);
-    const [recordHere, version, log, repo, piped, record] = found.map((f) => f.message);
+    const [recordHere, version, log, repo, piped, record, install] = found.map((f) => f.message);
+    expect(install).toContain('the tools/call handler starts a child process with `spawn` with no `cwd`, no `env`');
     expect(log).toContain("tool 'status' starts a child process through `runTool` (`execFileSync` at src/lib/exec.ts:6) with no `cwd`, an `env` without `HOME` and `TMPDIR`");
     expect(log).toContain('in the options this call gives it');
     expect(repo).toContain('through `chart` (`execFileSync` at src/lib/exec.ts:6)');
