@@ -22,6 +22,12 @@ export const DIRECTORY_ARGUMENT_PATTERN =
  */
 export const TENANT_ARGUMENT_PATTERN = /^(?:tenant|org(?:anization)?|team|customer)_?id$|^tenant$/i;
 
+/**
+ * Names of arguments that carry the caller's own credential (`apiKey`, `token`, `accessToken`): a missing one that falls
+ * back to the server's (an environment variable, a configured key) lets a caller that brings none act as the operator.
+ */
+export const CREDENTIAL_ARGUMENT_PATTERN = /^(?:(?:api|access|auth|bearer|session|personal_?access|github|openai|user)_?(?:key|token)|token|credentials?|password|secret|client_?secret|private_?key)$/i;
+
 /** Either kind: the names a scope may go by besides the configured scope arguments. */
 export const SCOPE_LIKE_PATTERN = new RegExp(`${DIRECTORY_ARGUMENT_PATTERN.source}|${TENANT_ARGUMENT_PATTERN.source}`, 'i');
 

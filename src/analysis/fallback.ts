@@ -6,7 +6,7 @@ import type { Variable } from './module.js';
 import { getPathAnalysis, isPerCall, type PathAnalysis } from './paths.js';
 import { knownCallOrigin, moduleRef, objectLiteralOf } from './processes.js';
 import { resolveValues, returnedExpressions } from './resolve.js';
-import { DIRECTORY_ARGUMENT_PATTERN, TENANT_ARGUMENT_PATTERN } from '../vocabulary.js';
+import { CREDENTIAL_ARGUMENT_PATTERN, DIRECTORY_ARGUMENT_PATTERN, TENANT_ARGUMENT_PATTERN } from '../vocabulary.js';
 
 /** A fallback for a missing scope argument, and what it falls back to. */
 export interface ScopeFallback {
@@ -21,10 +21,10 @@ export interface ScopeFallback {
 
 /**
  * What kind of scope a value is: the configured scope argument (`workspace`, run id), an argument or context field that
- * says where the call's files go (`outputDir`, `workFolder`, `downloadsDir`, `cwd`), or one that says whose data it is
- * (`tenantId`).
+ * says where the call's files go (`outputDir`, `workFolder`, `downloadsDir`, `cwd`), one that says whose data it is
+ * (`tenantId`), or the caller's own credential (`apiKey`, `token`), whose fallback is the server's.
  */
-export type ScopeKind = 'scope' | 'directory' | 'tenant';
+export type ScopeKind = 'scope' | 'directory' | 'tenant' | 'credential';
 
 /** Origins of a value a caller supplies (or a helper receives from handler code). */
 const CALLER_ORIGINS = ['input', 'context', 'auth', 'param'] as const;
@@ -160,6 +160,7 @@ function scopeKindOf(model: ModuleModel, n: Node, depth = 0): ScopeKind | null {
   if (!isCallerValue(model, u, 0)) return null;
   if (DIRECTORY_ARGUMENT_PATTERN.test(name)) return 'directory';
   if (TENANT_ARGUMENT_PATTERN.test(name)) return 'tenant';
+  if (CREDENTIAL_ARGUMENT_PATTERN.test(name)) return 'credential';
   return null;
 }
 
@@ -326,6 +327,7 @@ function sharedTarget(model: ModuleModel, analysis: PathAnalysis, fallback: Node
   const fu = unwrap(fallback);
   if (kind !== 'tenant' && fu.type === AST_NODE_TYPES.Identifier && fu.name === 'undefined' && isCwdOption(fallback)) return "the server's working directory, where a child without `cwd` runs";
   if (kind === 'tenant') return s !== null ? `the literal ${JSON.stringify(s)}` : null;
+  if (kind === 'credential') return operatorCredential(model, fallback);
   if (s !== null) {
     if (s === '') return kind === 'scope' ? 'an empty scope, which joins to the runs root itself' : joinedOntoRoot(model, fallback) ?? "the server's working directory";
     if (s === '.' || s === './') return joinedOntoRoot(model, fallback) ?? "the server's working directory";
@@ -358,6 +360,19 @@ function sharedTarget(model: ModuleModel, analysis: PathAnalysis, fallback: Node
   if (t.tags.has('cwd')) return "the server's working directory";
   if (t.tags.has('tmpdir')) return 'the shared system temp dir';
   return null;
+}
+
+/**
+ * A credential the server holds for itself: an environment variable (`process.env.API_KEY`, directly or through a
+ * module-level config built from it) or a key written into the code. Null for no credential at all (`''`, `undefined`):
+ * the call then goes out unauthenticated, which carries nobody's identity.
+ */
+function operatorCredential(model: ModuleModel, fallback: Node): string | null {
+  const s = staticString(fallback);
+  if (s !== null) return s === '' ? null : 'a key written into the server';
+  const u = unwrap(fallback);
+  if (u.type === AST_NODE_TYPES.Identifier && u.name === 'undefined') return null;
+  return model.origins.has(fallback, 'env') ? "the server's own credential from its environment" : null;
 }
 
 /** The value of a `cwd` option (`{ cwd: dir || undefined }`), through the fallback around it. */

@@ -5,6 +5,24 @@ const ruleTester = new RuleTester();
 
 ruleTester.run('no-shared-scope-fallback', rule, {
   valid: [
+    // Credentials: the caller's own key or nothing (an unauthenticated request carries nobody's identity), the server's
+    // key read at start-up from its own configuration (not a caller's argument), and a credential-named value that is
+    // not the caller's (a token the server minted for this call).
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+const cliOptions = { apiKey: process.argv[2] };
+const serverKey = cliOptions.apiKey || process.env.SEARCH_API_KEY;
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('search', { q: z.string(), apiKey: z.string().optional(), token: z.string().optional() }, async ({ q, apiKey, token }) => {
+  const key = apiKey ?? '';
+  const bearer = token || undefined;
+  const minted = crypto.randomUUID();
+  const session = { token: minted };
+  const auth = session.token || process.env.FALLBACK_TOKEN;
+  const r = await fetch('https://api.example.com/search?q=' + q, { headers: { 'x-key': key, authorization: String(bearer ?? auth) } });
+  return { content: [{ type: 'text', text: String(serverKey ? r.status : 0) }] };
+});
+`,
     // The _adhoc fallback under the runs root, an empty default that is rejected, and ~ expansion of another argument.
     `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -79,6 +97,29 @@ server.tool('status', { runId: z.string() }, async ({ runId }) => {
 export const dir = (workspace?: string) => workspace || os.homedir();`,
   ],
   invalid: [
+    // The operator's credential for a caller that brings none: an environment variable, directly, through a default
+    // that only the caller's key overrides, and a key written into the code.
+    {
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('search', { q: z.string(), apiKey: z.string().optional(), token: z.string().optional() }, async (args) => {
+  const key = args.apiKey ?? process.env.SEARCH_API_KEY;
+  let bearer = process.env.GITHUB_TOKEN;
+  if (args.token) bearer = args.token;
+  const r = await fetch('https://api.example.com/search?q=' + args.q, { headers: { 'x-key': key!, authorization: bearer! } });
+  return { content: [{ type: 'text', text: String(r.status) }] };
+});
+server.tool('chat', { prompt: z.string(), api_key: z.string().optional() }, async ({ prompt, api_key = 'sk-live-operator' }) => ({
+  content: [{ type: 'text', text: prompt + api_key.length }],
+}));
+`,
+      errors: [
+        { messageId: 'sharedCredentialFallback', line: 5, column: 30, data: { handler: "tool 'search'", what: "the server's own credential from its environment", fallback: 'process.env.SEARCH_API_KEY', scope: 'args.apiKey' } },
+        { messageId: 'sharedCredentialFallback', line: 6, column: 16, data: { handler: "tool 'search'", what: "the server's own credential from its environment", fallback: 'process.env.GITHUB_TOKEN', scope: 'args.token' } },
+        { messageId: 'sharedCredentialFallback', line: 11, column: 104, data: { handler: "tool 'chat'", what: 'a key written into the server', fallback: "'sk-live-operator'", scope: 'api_key' } },
+      ],
+    },
     {
       // A handler body handed to a project wrapper that calls it with the call's arguments.
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
