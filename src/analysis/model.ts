@@ -4,7 +4,7 @@ import { Budget } from './budget.js';
 import { Discovery, PER_CONNECTION_FACTORIES, type HandlerKind, type Registration } from './discovery.js';
 import { routedLabel } from './dispatch.js';
 import { isRelativeSource, type ModuleFacts } from './module.js';
-import { callSitesOf, enclosingClass, resolveValues, type ClassNode } from './resolve.js';
+import { callSitesOf, inStaticMethodOf, resolveValues, type ClassNode } from './resolve.js';
 import type { McpSettings } from './settings.js';
 import { collectStateAccesses, methodFieldEffects, parameterMutated, type FieldEffect, type StateAccess } from './state.js';
 import { ValueOrigins } from './values.js';
@@ -551,13 +551,6 @@ function isBrowserSide(fn: FunctionNode): boolean {
 }
 
 /** `static getInstance() { … new Recorder() … }`: the singleton pattern keeps one instance per process. */
-function inStaticMethodOf(node: Node, cls: ClassNode): boolean {
-  if (enclosingClass(node) !== cls) return false;
-  for (let n = node.parent; n && n !== cls; n = n.parent) {
-    if (n.type === AST_NODE_TYPES.MethodDefinition || n.type === AST_NODE_TYPES.PropertyDefinition) return n.static;
-  }
-  return false;
-}
 
 /** The functions of a name→function map called through a computed key, with the key each is stored under. */
 function mapDispatchTargets(facts: ModuleFacts, callee: Node): [FunctionNode, string][] {

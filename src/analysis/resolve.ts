@@ -100,6 +100,14 @@ function resolveNode(facts: ModuleFacts, n: Node, seen: Set<Node>, depth: number
       return [...resolveValues(facts, n.consequent, seen, depth + 1), ...resolveValues(facts, n.alternate, seen, depth + 1)];
     case AST_NODE_TYPES.LogicalExpression:
       return [...resolveValues(facts, n.left, seen, depth + 1), ...resolveValues(facts, n.right, seen, depth + 1)];
+    case AST_NODE_TYPES.AssignmentExpression:
+      // `return (C.instance ??= new C())`, `x || (x = make())`: the value assigned (or, for `??=`/`||=`/`&&=`, the one
+      // already there).
+      if (n.operator === '=') return resolveValues(facts, n.right, seen, depth + 1);
+      if (n.operator === '??=' || n.operator === '||=' || n.operator === '&&=') return [...resolveValues(facts, n.left, seen, depth + 1), ...resolveValues(facts, n.right, seen, depth + 1)];
+      return [];
+    case AST_NODE_TYPES.SequenceExpression:
+      return n.expressions.length ? resolveValues(facts, n.expressions[n.expressions.length - 1], seen, depth + 1) : [];
     case AST_NODE_TYPES.CallExpression:
       return resolveCallResult(facts, n, seen, depth);
     default:
@@ -506,6 +514,15 @@ export function classMember(facts: ModuleFacts, cls: ClassNode, name: string, is
 function inStaticMember(node: Node, cls: ClassNode): boolean {
   for (let n = node.parent; n && n !== cls; n = n.parent) {
     if ((n.type === AST_NODE_TYPES.MethodDefinition || n.type === AST_NODE_TYPES.PropertyDefinition) && n.parent?.parent === cls) return n.static;
+  }
+  return false;
+}
+
+/** Is `node` in a static member of `cls` (`static getInstance() { … new C() … }`: one instance per process)? */
+export function inStaticMethodOf(node: Node, cls: ClassNode): boolean {
+  if (enclosingClass(node) !== cls) return false;
+  for (let n = node.parent; n && n !== cls; n = n.parent) {
+    if (n.type === AST_NODE_TYPES.MethodDefinition || n.type === AST_NODE_TYPES.PropertyDefinition) return n.static;
   }
   return false;
 }

@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, isFunction, memberName, memberPath, outerOf, propertyKeyName, unwrap, type FunctionNode, type Node } from './ast.js';
+import { calleeName, isFunction, isInside, memberName, memberPath, outerOf, propertyKeyName, unwrap, walk, type FunctionNode, type Node } from './ast.js';
 import { isRelativeSource, type ModuleFacts, type Variable } from './module.js';
-import { classMember, enclosingClass, resolveValues, type ClassNode } from './resolve.js';
+import { classMember, enclosingClass, inStaticMethodOf, resolveValues, type ClassNode } from './resolve.js';
 
 /** Where a binding that outlives a call lives. */
 export type StateScope =
@@ -247,7 +247,42 @@ export function collectStateAccesses(facts: ModuleFacts, hooks: StateHooks): Sta
     };
     classifyUse(facts, binding, m, out, new Set());
   }
+  readsFromOutside(facts, hooks, out);
   return out;
+}
+
+/**
+ * Reads of a long-lived instance's field from outside its class (`ws.root`, `Workspace.getInstance().root`) when a
+ * method of the class writes that field for a caller (`setRoot(dir) { this.root = dir; }`): the write and the read are
+ * one binding, so the setter and the other tool's read are the crossing. A class that handler code also instantiates
+ * per call is left alone (which instance a setter runs on is not known). Only asked when such a write exists.
+ */
+function readsFromOutside(facts: ModuleFacts, hooks: StateHooks, out: StateAccess[]): void {
+  const written = new Map<string, StateBinding>();
+  for (const a of out) {
+    if (!a.binding.key.startsWith('t:') || a.path.length > 0) continue;
+    if (a.kind === 'assign' || a.kind === 'fieldWrite') written.set(a.binding.name.slice('this.'.length), a.binding);
+  }
+  if (written.size === 0) return;
+  const classes = new Set([...written.values()].map((b) => b.decl as ClassNode));
+  const perCall = new Set<ClassNode>();
+  const reads: StateAccess[] = [];
+  walk(facts.ast, facts.visitorKeys, (n) => {
+    if (n.type === AST_NODE_TYPES.NewExpression && hooks.isHandlerCode(n)) {
+      for (const v of resolveValues(facts, n.callee)) if (v.kind === 'class' && classes.has(v.node) && !inStaticMethodOf(n, v.node)) perCall.add(v.node);
+      return;
+    }
+    if (n.type !== AST_NODE_TYPES.MemberExpression || n.computed || n.object.type === AST_NODE_TYPES.ThisExpression) return;
+    const name = memberName(n);
+    const binding = name !== null ? written.get(name) : undefined;
+    if (!binding || !hooks.isHandlerCode(n) || isInside(n, binding.decl)) return;
+    const cls = binding.decl as ClassNode;
+    if (!resolveValues(facts, n.object).some((v) => v.kind === 'instance' && v.node === cls)) return;
+    const uses: StateAccess[] = [];
+    classifyUseWith(facts, hooks, binding, n, uses, new Set());
+    for (const u of uses) if (u.kind === 'read') reads.push(u);
+  });
+  for (const r of reads) if (!perCall.has(r.binding.decl as ClassNode)) out.push(r);
 }
 
 function fieldContainer(facts: ModuleFacts, cls: ClassNode, name: string): ContainerKind {

@@ -8,6 +8,20 @@ const server = new McpServer({ name: 't', version: '1' });
 
 ruleTester.run('no-cross-call-binding', rule, {
   valid: [
+    // A setter on an instance made for this call, and a long-lived instance whose field only start-up code sets: the
+    // same shapes as the setter cases below, with nothing that outlives a call written by one.
+    `${header}class Workspace {
+  root = '/';
+  setRoot(r: string) { this.root = r; }
+}
+const shared = new Workspace();
+shared.setRoot(process.env.ROOT ?? '/srv');
+server.tool('use', {}, async (args: { dir: string }) => {
+  const ws = new Workspace();
+  ws.setRoot(args.dir);
+  return { content: [{ type: 'text', text: ws.root + shared.root }] };
+});
+`,
     // The same flag, not exported and read by nobody: nothing crosses.
     `${header}let lastRemote = false;
 server.tool('run', {}, async (args, extra) => { lastRemote = !!extra._meta?.remote; return { content: [] }; });`,
@@ -50,6 +64,32 @@ async function main() { transport = {}; }
 server.tool('t', {}, async () => ({ content: [] }));`,
   ],
   invalid: [
+    // A setter of a long-lived instance (a module-level one, and a singleton behind a static accessor) called by one
+    // tool, the field read straight off the instance by another.
+    {
+      code: `${header}class Workspace {
+  root = '/';
+  setRoot(r: string) { this.root = r; }
+}
+class Project {
+  private static instance: Project | undefined;
+  current = '';
+  static get() { return (Project.instance ??= new Project()); }
+  select(name: string) { this.current = name; }
+}
+const ws = new Workspace();
+server.tool('use', {}, async (args: { dir: string; project: string }) => {
+  ws.setRoot(args.dir);
+  Project.get().select(args.project);
+  return { content: [] };
+});
+server.tool('where', {}, async () => ({ content: [{ type: 'text', text: ws.root + Project.get().current } ] }));
+`,
+      errors: [
+        { messageId: 'crossCall', line: 5, column: 24, data: { binding: '`this.root` belongs to the one long-lived `Workspace` instance, shared by every caller', writer: "tool 'use'", reader: "tool 'where'", target: 'this.root', line: '19' } },
+        { messageId: 'crossCall', line: 11, column: 26, data: { binding: '`this.current` belongs to the one long-lived `Project` instance, shared by every caller', writer: "tool 'use'", reader: "tool 'where'", target: 'this.current', line: '19' } },
+      ],
+    },
     {
       // An exported flag set per call through a setter and read by other modules (telemetry) during the call: a
       // concurrent call overwrites it before they read it.
