@@ -3,7 +3,7 @@ import { getWiring } from '../src/analysis/wiring.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
-export type MessageId = 'sharedServer' | 'sharedTransport' | 'reusedStatelessTransport' | 'perConnectionHook';
+export type MessageId = 'sharedServer' | 'sharedTransport' | 'reusedStatelessTransport' | 'perConnectionHook' | 'lastCallerTransport';
 
 const FIX = 'Create one server (and transport) per session; keep the per-session map only for routing.';
 
@@ -25,6 +25,9 @@ export default createRule<Options, MessageId>({
       reusedStatelessTransport:
         'The stateless transport `{{transport}}` (no session id) is created once and handed every request by the {{route}}, so concurrent requests share one transport and one server. Create a new server and transport per request and close them when the response ends; ' +
         'for sessions, create one server (and transport) per session and keep the per-session map only for routing.',
+      lastCallerTransport:
+        '`{{transport}}` is one hand-written transport for every request: the {{route}} calls its `{{method}}()`, which keeps this request\'s `{{field}}` here, and `send()` answers on whatever `{{field}}` holds, so a reply goes to whichever session spoke last. ' +
+        FIX,
       perConnectionHook:
         'The {{route}} changes {{what}} on every connection, so each new session redirects (or stacks) a process-wide hook onto its own server and every other session\'s output goes with it. Install process-wide hooks once at start-up; ' +
         FIX,
@@ -45,6 +48,9 @@ export default createRule<Options, MessageId>({
               break;
             case 'reusedStatelessTransport':
               context.report({ node: f.node, messageId: 'reusedStatelessTransport', data: { transport: f.transport, route: f.route.label } });
+              break;
+            case 'lastCallerTransport':
+              context.report({ node: f.node, messageId: 'lastCallerTransport', data: { transport: f.transport, route: f.route.label, method: f.method, field: f.field } });
               break;
             case 'perConnectionHook':
               context.report({ node: f.node, messageId: 'perConnectionHook', data: { what: f.what, route: f.route.label } });

@@ -26,7 +26,9 @@ export type WiringFinding =
   /** A stateless Streamable HTTP transport created once and handed every request. */
   | { kind: 'reusedStatelessTransport'; node: Node; transport: string; route: Route }
   /** A process-wide hook (console method, process listener) installed per connection. */
-  | { kind: 'perConnectionHook'; node: Node; what: string; route: Route };
+  | { kind: 'perConnectionHook'; node: Node; what: string; route: Route }
+  /** A hand-written transport kept for every request, whose method stores the request's reply channel in a field that its `send` answers on. */
+  | { kind: 'lastCallerTransport'; node: Node; transport: string; field: string; method: string; route: Route };
 
 type Life = 'shared' | 'fresh' | 'unknown';
 
@@ -78,6 +80,7 @@ export class Wiring {
     this.sharedTransportBindings(out);
     this.reusedStatelessTransports(out);
     this.perConnectionHooks(out);
+    this.lastCallerTransports(out);
     return out.sort((a, b) => a.node.range[0] - b.node.range[0]);
   }
 
@@ -496,6 +499,31 @@ export class Wiring {
     return out;
   }
 
+  /**
+   * A transport written by hand (`implements Transport`, or a class with `send` and `start`) whose one instance serves
+   * every request: a route hands each request to one of its methods, the method keeps the request's reply channel in a
+   * field (`this.lastRes = res`), and `send` answers on that field, so a reply goes to whichever session spoke last.
+   */
+  private lastCallerTransports(out: WiringFinding[]): void {
+    const transports = this.facts.classes.filter(isHandWrittenTransport);
+    if (transports.length === 0) return;
+    for (const call of this.facts.allCalls) {
+      if (call.type !== AST_NODE_TYPES.CallExpression) continue;
+      const callee = unwrap(call.callee);
+      if (callee.type !== AST_NODE_TYPES.MemberExpression) continue;
+      const method = memberName(callee);
+      const route = method !== null ? this.routeOf(call) : null;
+      if (!route || method === null || this.life(callee.object) !== 'shared') continue;
+      for (const v of resolveValues(this.facts, callee.object)) {
+        if (v.kind !== 'instance' || !transports.includes(v.node)) continue;
+        const write = fieldKeptForSend(this.facts, v.node, method);
+        if (write && !out.some((f) => f.node === write.node)) {
+          out.push({ kind: 'lastCallerTransport', node: write.node, transport: describe(callee.object), field: write.field, method, route });
+        }
+      }
+    }
+  }
+
   private perConnectionHooks(out: WiringFinding[]): void {
     for (const w of findProcessGlobalWrites(this.facts)) {
       if (!/`console\.|process listeners/.test(w.what)) continue;
@@ -630,4 +658,36 @@ export function getWiring(facts: ModuleFacts): Wiring {
     cache.set(facts, w);
   }
   return w;
+}
+
+/** `class X implements Transport`, or a class with the transport's own methods (`send` and `start`). */
+function isHandWrittenTransport(cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression): boolean {
+  if (cls.implements?.some((i) => /Transport$/.test(calleeName(i.expression) ?? ''))) return true;
+  const methods = new Set(cls.body.body.flatMap((el) => (el.type === AST_NODE_TYPES.MethodDefinition ? [propertyKeyName(el)] : [])));
+  return methods.has('send') && methods.has('start');
+}
+
+/**
+ * A field that `method` of the class sets from one of its parameters (`this.lastRes = res`) and that `send` reads:
+ * the reply channel of whichever call came last.
+ */
+function fieldKeptForSend(facts: ModuleFacts, cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression, method: string): { node: Node; field: string } | null {
+  const member = cls.body.body.find((el): el is TSESTree.MethodDefinition => el.type === AST_NODE_TYPES.MethodDefinition && !el.static && propertyKeyName(el) === method);
+  const send = cls.body.body.find((el): el is TSESTree.MethodDefinition => el.type === AST_NODE_TYPES.MethodDefinition && !el.static && propertyKeyName(el) === 'send');
+  if (!member || !send || method === 'send') return null;
+  const params = new Set(member.value.params.flatMap((p) => (p.type === AST_NODE_TYPES.Identifier ? [p.name] : [])));
+  const readBySend = new Set<string>();
+  for (const m of facts.thisMembers) {
+    const name = memberName(m);
+    if (name !== null && isInside(m, send.value) && !(m.parent?.type === AST_NODE_TYPES.AssignmentExpression && m.parent.left === m)) readBySend.add(name);
+  }
+  for (const a of facts.assignments) {
+    if (!isInside(a, member.value) || a.operator !== '=') continue;
+    const left = unwrap(a.left);
+    const right = unwrap(a.right);
+    if (left.type !== AST_NODE_TYPES.MemberExpression || unwrap(left.object).type !== AST_NODE_TYPES.ThisExpression) continue;
+    const field = memberName(left);
+    if (field !== null && readBySend.has(field) && right.type === AST_NODE_TYPES.Identifier && params.has(right.name)) return { node: a, field };
+  }
+  return null;
 }

@@ -36,6 +36,31 @@ import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 
 ruleTester.run('no-shared-server-connection', rule, {
   valid: [
+    // Hand-written transports that are not shared: one made per request, and one that keeps each request's reply
+    // channel under the message id it answers (not in one field).
+    `${v1}class PerRequest {
+  onmessage?: (m: unknown) => void;
+  private res: express.Response | null = null;
+  async start() {}
+  async send(m: unknown) { this.res?.json(m); }
+  handle(req: express.Request, res: express.Response) { this.res = res; this.onmessage?.(req.body); }
+}
+class ById {
+  onmessage?: (m: unknown) => void;
+  private pending = new Map<unknown, express.Response>();
+  async start() {}
+  async send(m: { id?: unknown }) { this.pending.get(m.id)?.json(m); this.pending.delete(m.id); }
+  handle(req: express.Request, res: express.Response) { this.pending.set(req.body.id, res); this.onmessage?.(req.body); }
+}
+const byId = new ById();
+app.post('/a', async (req, res) => {
+  const t = new PerRequest();
+  const server = new McpServer({ name: 'a', version: '1' });
+  await server.connect(t as never);
+  t.handle(req, res);
+});
+app.post('/b', (req, res) => byId.handle(req, res));
+`,
     {
       name: 'v1 express, Streamable HTTP: the documented per-session pattern (new server per initialize, map for routing)',
       code: `${v1}const transports: Record<string, StreamableHTTPServerTransport> = {};
@@ -231,6 +256,24 @@ app.all('/mcp', (req, res) => transport.handleRequest(req, res, req.body));`,
     },
   ],
   invalid: [
+    // A hand-written transport kept for every request: the route hands it each request, it keeps the response in one
+    // field, and send() answers on that field (whichever session spoke last).
+    {
+      code: `${v1}class HttpBridge {
+  onmessage?: (m: unknown) => void;
+  private lastRes: express.Response | null = null;
+  async start() {}
+  async close() {}
+  async send(m: unknown) { this.lastRes?.json(m); }
+  handle(req: express.Request, res: express.Response) { this.lastRes = res; this.onmessage?.(req.body); }
+}
+const server = new McpServer({ name: 'bridge', version: '1' });
+const bridge = new HttpBridge();
+await server.connect(bridge as never);
+app.post('/mcp', (req, res) => bridge.handle(req, res));
+`,
+      errors: [{ messageId: 'lastCallerTransport', line: 14, column: 57, data: { transport: 'bridge', route: 'route `POST /mcp`', method: 'handle', field: 'lastRes' } }],
+    },
     {
       name: 'v1 express SSE: per-connection transports, routed by id, all connected to one module-level server',
       code: `${v1}const server = new McpServer({ name: 'scraper', version: '1.0.0' });
