@@ -387,6 +387,9 @@ export function callSitesOf(facts: ModuleFacts, fn: FunctionNode): TSESTree.Call
   // Most helpers are named functions only ever called by name: their references are their call sites, no index needed.
   const direct = directCallSites(facts, fn);
   if (direct) return direct;
+  // A function written inline as an argument of a call into another module (`server.tool(…, async (args) => …)`,
+  // `items.map(x => …)`) is called by that module, never by a call of this one: no need to resolve every call here.
+  if (inlineArgumentOfForeignCall(facts, fn)) return [];
   let index = callSiteIndex.get(facts);
   if (!index) {
     if (indexing.has(facts)) return [];
@@ -409,6 +412,21 @@ export function callSitesOf(facts: ModuleFacts, fn: FunctionNode): TSESTree.Call
   return index.get(fn) ?? [];
 }
 
+function inlineArgumentOfForeignCall(facts: ModuleFacts, fn: FunctionNode): boolean {
+  const call = fn.parent;
+  return !!call && call.type === AST_NODE_TYPES.CallExpression && call.arguments.includes(fn as TSESTree.Expression) && foreignCallee(facts, call);
+}
+
+/**
+ * A callee that is no function of this module (an import, a member of one, a built-in method): it cannot hand its
+ * arguments to code here that calls them.
+ */
+function foreignCallee(facts: ModuleFacts, call: TSESTree.CallExpression): boolean {
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.Identifier && callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  return !resolveValues(facts, callee).some((v) => v.kind === 'function' || v.kind === 'class');
+}
+
 /** The call sites of a function bound to a name whose every reference calls it; null when a reference escapes. */
 function directCallSites(facts: ModuleFacts, fn: FunctionNode): TSESTree.CallExpression[] | null {
   let id: TSESTree.Identifier | null = null;
@@ -422,8 +440,10 @@ function directCallSites(facts: ModuleFacts, fn: FunctionNode): TSESTree.CallExp
     if (ref.init) continue;
     if (ref.isWrite()) return null;
     const p = ref.identifier.parent;
-    if (p?.type !== AST_NODE_TYPES.CallExpression || p.callee !== ref.identifier) return null;
-    out.push(p);
+    if (p?.type !== AST_NODE_TYPES.CallExpression) return null;
+    if (p.callee === ref.identifier) out.push(p);
+    // Handed to another module's function (`server.tool('x', schema, handler)`): called there, not here.
+    else if (!p.arguments.includes(ref.identifier as TSESTree.Expression) || !foreignCallee(facts, p)) return null;
   }
   return out;
 }
