@@ -126,17 +126,21 @@ describe.concurrent('probe over Streamable HTTP: one McpServer shared by every s
     expect(result.transport?.status).toBe('crossed');
     // bravo connected last: every reply goes to it, so it reads alpha's reply and alpha gets none
     expect(result.evidence[0]).toMatchObject({ kind: 'transport', observer: 'bravo', owner: 'alpha' });
+    // The check above always shows the crossing (it sends bursts until one does); whether a round of the probe also
+    // catches bravo reading alpha's reply depends on both requests with one id being in flight at once, which load
+    // decides: the reason says "in 1 of 1 round" only when it did.
     expect(result.reason).toMatch(
-      /^leak in 1 of 1 round: replies cross between HTTP sessions: bravo's request id 90000\d \(tools\/call run_command\) was answered with session alpha's reply \(mcpsl-[0-9a-f]{8}-alpha-\d+-k0\), sent with the same id at the same moment: one MCP server or transport serves every connection \(the lint's no-shared-server-connection\)/,
+      /^leak( in 1 of 1 round)?: replies cross between HTTP sessions: bravo's request id 90000\d \(tools\/call run_command\) was answered with session alpha's reply \(mcpsl-[0-9a-f]{8}-alpha-\d+-k0\), sent with the same id at the same moment: one MCP server or transport serves every connection \(the lint's no-shared-server-connection\)/,
     );
     // under load a burst can land before the crossing shows (bravo's request not yet open when alpha's reply is sent):
     // the check then sends another burst, and alpha never gets a reply in any of them
     const alpha = result.transport!.exchanges.filter((x) => x.session === 'alpha').map((x) => x.outcome);
     expect(alpha.length).toBeGreaterThanOrEqual(1);
     expect(new Set(alpha)).toEqual(new Set(['no-reply']));
-    // the rounds saw it too: alpha's call went unanswered while bravo got alpha's output
+    // the rounds: alpha's call always goes unanswered (its reply goes to bravo's connection); bravo reads alpha's
+    // output there when the two calls were in flight together
     expect(result.calls.find((c) => c.session === 'alpha' && c.round === 1)?.outcome).toBe('timeout');
-    expect(leaks(result)).toEqual(['alpha>bravo via run_command']);
+    expect(leaks(result)).toEqual(result.reason.startsWith('leak in 1 of 1 round') ? ['alpha>bravo via run_command'] : []);
   });
 
   it('with the advisory code as written, SDK 1.32.2 refuses the second session: a clear failure', async ({ onTestFinished }) => {
