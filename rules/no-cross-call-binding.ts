@@ -38,6 +38,7 @@ export default createRule<Options, MessageId>({
     return {
       'Program:exit'() {
         const model = getModuleModel(context);
+        if (!model.servesCalls) return;
         const all = model.stateAccesses();
         const first = firstPerBindingAndHandler(model);
         for (const w of all) {

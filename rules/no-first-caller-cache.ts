@@ -50,6 +50,7 @@ export default createRule<Options, MessageId>({
     return {
       'Program:exit'() {
         const model = getModuleModel(context);
+        if (!model.servesCalls) return;
         for (const a of model.stateAccesses()) {
           if (a.kind !== 'lazyInit') continue;
           const handler = handlerPhrase(model.handlerOf(a.node));

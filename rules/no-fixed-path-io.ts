@@ -70,6 +70,7 @@ export default createRule<Options, MessageId>({
     return {
       'Program:exit'() {
         const model = getModuleModel(context);
+        if (!model.servesCalls) return;
         const analysis = getPathAnalysis(model, { modules: modulesOf(options) });
         const text = (n: TSESTree.Node) => context.sourceCode.getText(n);
         const writtenKeys = new Set<string>();

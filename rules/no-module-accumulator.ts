@@ -33,6 +33,7 @@ export default createRule<Options, MessageId>({
     return {
       'Program:exit'() {
         const model = getModuleModel(context);
+        if (!model.servesCalls) return;
         // The container's own mutation (`map.set(id, …)`) names the hazard better than a write into one of its entries.
         const all = [...model.stateAccesses()].sort((a, b) => a.path.length - b.path.length || a.node.range[0] - b.node.range[0]);
         const first = firstPerBindingAndHandler(model);

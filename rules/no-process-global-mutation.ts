@@ -24,7 +24,7 @@ export default createRule<Options, MessageId>({
     return {
       'Program:exit'() {
         const model = getModuleModel(context);
-        if (model.reached.size === 0) return; // start-up writes are configuration, and there is nothing else here
+        if (!model.servesCalls) return; // start-up writes are configuration, and there is nothing else here
         for (const w of findProcessGlobalWrites(model.facts)) {
           const h = model.handlerOf(w.node);
           if (!h) continue;

@@ -24,6 +24,7 @@ export default createRule<Options, MessageId>({
     return {
       'Program:exit'() {
         const model = getModuleModel(context);
+        if (!model.servesCalls) return;
         const first = firstPerBindingAndHandler(model);
         for (const a of model.stateAccesses()) {
           const key = a.keys.find((k) => model.origins.has(k, 'session'));

@@ -29,6 +29,7 @@ export default createRule<Options, MessageId>({
     return {
       'Program:exit'() {
         const model = getModuleModel(context);
+        if (!model.servesCalls) return;
         for (const f of sharedFallback(model)) {
           context.report({
             node: f.fallback,

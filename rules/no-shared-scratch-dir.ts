@@ -32,6 +32,7 @@ export default createRule<Options, MessageId>({
     return {
       'Program:exit'() {
         const model = getModuleModel(context);
+        if (!model.servesCalls) return;
         const analysis = getPathAnalysis(model, { modules: modulesOf(options) });
         const facts = model.facts;
         for (const f of analysis.fsCalls) {

@@ -37,7 +37,10 @@ export default createRule<Options, MessageId>({
   create(context) {
     return {
       'Program:exit'() {
-        const wiring = getWiring(getModuleModel(context).facts);
+        const facts = getModuleModel(context).facts;
+        // A module whose text names no server, transport or registration was not indexed: it wires nothing.
+        if (!facts.indexed) return;
+        const wiring = getWiring(facts);
         for (const f of wiring.findings()) {
           switch (f.kind) {
             case 'sharedServer':

@@ -50,6 +50,7 @@ export default createRule<Options, MessageId>({
     return {
       'Program:exit'() {
         const model = getModuleModel(context);
+        if (!model.servesCalls) return;
         const analysis = getPathAnalysis(model, { guards: options.guards ?? [], trustImportedGuardNames: options.trustImportedGuardNames ?? true, modules: modulesOf(options) });
         const sinks: { node: TSESTree.Node; at: TSESTree.Node; call: string; reportAt?: TSESTree.Node }[] = [];
         for (const f of analysis.fsCalls) {

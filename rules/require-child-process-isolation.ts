@@ -37,6 +37,7 @@ export default createRule<Options, MessageId>({
     return {
       'Program:exit'() {
         const model = getModuleModel(context);
+        if (!model.servesCalls) return;
         const analysis = getPathAnalysis(model, { modules: modulesOf(options) });
         for (const p of analysis.processCalls) {
           const h = model.handlerOf(p.call);

@@ -50,6 +50,7 @@ export default createRule<Options, MessageId>({
     return {
       'Program:exit'() {
         const model = getModuleModel(context);
+        if (!model.servesCalls) return;
         const facts = teardownFacts(model, pattern, modulesOf(options));
         // A question about the server, not the file: with whole-server analysis a teardown tool in any module counts.
         const server = getServerModel(context, { allowMissing: true });

@@ -13,25 +13,32 @@ export class AnalysisBudgetExceeded extends Error {
 /** Default steps per file: far above what any real file needs (the largest real server files use well under 1%). */
 export const DEFAULT_STEP_BUDGET = 5_000_000;
 
+const TIMING = Boolean(process.env.TIMING);
+
 export class Budget {
   private used = 0;
   private exceeded: AnalysisBudgetExceeded | null = null;
-  /** Per-phase CPU time, filled only when `TIMING` is set (ESLint's own switch for rule timings). */
-  readonly timings: Map<string, number> | null = process.env.TIMING ? new Map() : null;
+  /** The step limit, read from the environment at the first step (most files never take one). */
+  private max = 0;
+  /** Per-phase CPU time when `TIMING` is set (ESLint's own switch for rule timings, which ESLint too reads once). */
+  readonly timings: Map<string, number> | null = TIMING ? new Map() : null;
 
-  readonly limit: number;
+  constructor(readonly fileName: string) {}
 
-  constructor(readonly fileName: string) {
-    // MCP_STATELESS_STEP_BUDGET lowers (or raises) the limit: for tests of the safety net and for diagnosing a slow file.
-    const fromEnv = Number(process.env.MCP_STATELESS_STEP_BUDGET);
-    this.limit = Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_STEP_BUDGET;
+  get limit(): number {
+    if (this.max === 0) {
+      // MCP_STATELESS_STEP_BUDGET lowers (or raises) the limit: for tests of the safety net and for diagnosing a slow file.
+      const fromEnv = Number(process.env.MCP_STATELESS_STEP_BUDGET);
+      this.max = Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_STEP_BUDGET;
+    }
+    return this.max;
   }
 
   /** Spend `n` steps; throws once the budget is gone (and on every later call, so every rule stops). */
   tick(phase: string, n = 1): void {
     if (this.exceeded) throw this.exceeded;
     this.used += n;
-    if (this.used > this.limit) {
+    if (this.used > (this.max || this.limit)) {
       this.exceeded = new AnalysisBudgetExceeded(this.fileName, phase);
       throw this.exceeded;
     }
@@ -47,13 +54,14 @@ export class Budget {
 
   /** Run one phase, timing it when `TIMING` is set. */
   phase<T>(name: string, run: () => T): T {
-    if (!this.timings) return run();
+    const timings = this.timings;
+    if (!timings) return run();
     const t0 = performance.now();
     try {
       return run();
     } finally {
       const t = performance.now() - t0;
-      this.timings.set(name, (this.timings.get(name) ?? 0) + t);
+      timings.set(name, (timings.get(name) ?? 0) + t);
       recordPhase(name, t);
     }
   }

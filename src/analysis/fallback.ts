@@ -130,30 +130,34 @@ function scopeKindOf(model: ModuleModel, n: Node, depth = 0): ScopeKind | null {
   if (u.type === AST_NODE_TYPES.CallExpression && u.callee.type === AST_NODE_TYPES.MemberExpression && memberName(u.callee) === 'trim') return scopeKindOf(model, u.callee.object, depth);
   if (u.type !== AST_NODE_TYPES.Identifier && u.type !== AST_NODE_TYPES.MemberExpression) return null;
   let name: string | null;
-  let origins: ReadonlySet<string>;
+  let v: Variable | null = null;
   let init: Node | null = null;
   if (u.type === AST_NODE_TYPES.MemberExpression) {
     name = memberName(u);
-    origins = model.origins.of(u.object);
   } else {
-    const v = model.facts.variableOf(u);
+    v = model.facts.variableOf(u);
     if (!v) return null;
     name = keyOf(v);
-    origins = model.origins.variable(v);
     const def = v.defs[0];
     if (def?.type === 'Variable' && (def.node as TSESTree.VariableDeclarator).id.type === AST_NODE_TYPES.Identifier) init = (def.node as TSESTree.VariableDeclarator).init;
   }
   if (!name) return null;
+  const i = init ? unwrap(init) : null;
+  const copied = i && depth < 3 && (i.type === AST_NODE_TYPES.Identifier || i.type === AST_NODE_TYPES.MemberExpression) ? i : null;
+  // Only a scope-like name (here or along the copies it was made from) can answer: ask value origins nothing else.
+  const named = isScopeLikeName(model, name);
+  if (!named && !copied) return null;
   // The scope argument itself, or a copy of it (`const ws = args.workspace`): not every value computed from it (a
   // client's reply to a request made with the run id is not the run id).
   if (model.origins.has(u, 'scope')) {
     if (model.settings.scopeArguments.includes(name)) return 'scope';
-    const i = init ? unwrap(init) : null;
-    if (i && depth < 3 && (i.type === AST_NODE_TYPES.Identifier || i.type === AST_NODE_TYPES.MemberExpression)) {
-      const k = scopeKindOf(model, i, depth + 1);
+    if (copied) {
+      const k = scopeKindOf(model, copied, depth + 1);
       if (k) return k;
     }
   }
+  if (!named) return null;
+  const origins = v ? model.origins.variable(v) : model.origins.of((u as TSESTree.MemberExpression).object);
   if (!CALLER_ORIGINS.some((o) => origins.has(o))) return null;
   // What the caller passed, not something computed from it; a helper's parameter only when handler code fills it from
   // the call (a directory the server was configured with is passed the same way).
@@ -162,6 +166,11 @@ function scopeKindOf(model: ModuleModel, n: Node, depth = 0): ScopeKind | null {
   if (TENANT_ARGUMENT_PATTERN.test(name)) return 'tenant';
   if (CREDENTIAL_ARGUMENT_PATTERN.test(name)) return 'credential';
   return null;
+}
+
+/** A name some scope kind is spelled with: a configured scope argument, or a directory, tenant or credential name. */
+function isScopeLikeName(model: ModuleModel, name: string): boolean {
+  return model.settings.scopeArguments.includes(name) || DIRECTORY_ARGUMENT_PATTERN.test(name) || TENANT_ARGUMENT_PATTERN.test(name) || CREDENTIAL_ARGUMENT_PATTERN.test(name);
 }
 
 /**

@@ -116,6 +116,11 @@ export class ModuleModel {
     return r && r[1].inputParam !== null ? r[1] : undefined;
   }
 
+  /** Whether any code of this module runs while serving a call (every handler-scoped rule has nothing to say otherwise). */
+  get servesCalls(): boolean {
+    return this.reached.size > 0;
+  }
+
   get registrations(): readonly Registration[] {
     return this.discovery.registrations;
   }

@@ -29,19 +29,12 @@ type RuleSpec<Options extends readonly unknown[], MessageIds extends string> = P
 export function createRule<Options extends readonly unknown[], MessageIds extends string>(spec: RuleSpec<Options, MessageIds>) {
   const create = spec.create;
   const rule = creator<Options, MessageIds>(spec);
-  // RuleCreator deep-clones the defaults into the options for every file and rule; ESLint hands the same few option
-  // sets file after file, so the merged options are computed once per distinct set (rules never mutate them).
+  // ESLint (9.15 and later, our peer range) merges `meta.defaultOptions` into `context.options` itself; RuleCreator
+  // would deep-merge them again for every file and rule. A host that hands fewer options than there are defaults gets
+  // the merge (rules never mutate options).
   const defaults = (spec.meta.defaultOptions ?? []) as unknown as Options;
-  const merged = new Map<string, Options>();
-  const optionsFor = (given: readonly unknown[]): Options => {
-    const key = JSON.stringify(given);
-    let options = merged.get(key);
-    if (!options) {
-      options = ESLintUtils.applyDefault(defaults, given as Options) as Options;
-      if (merged.size < 64) merged.set(key, options);
-    }
-    return options;
-  };
+  const optionsFor = (given: readonly unknown[]): Options =>
+    given.length >= defaults.length ? (given as unknown as Options) : (ESLintUtils.applyDefault(defaults, given as Options) as Options);
   return {
     ...rule,
     create(context: Parameters<typeof rule.create>[0]) {
@@ -49,14 +42,12 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
       let stopped = false;
       const pending: TSESLint.ReportDescriptor<MessageIds>[] = [];
       let buffering = false;
-      const buffered = Object.create(context, {
-        report: {
-          value: (d: TSESLint.ReportDescriptor<MessageIds>) => (buffering ? pending.push(d) : context.report(d)),
-        },
-      }) as typeof context;
+      const buffered = Object.create(context) as typeof context;
+      Object.defineProperty(buffered, 'report', { value: (d: TSESLint.ReportDescriptor<MessageIds>) => (buffering ? pending.push(d) : context.report(d)) });
       const listeners = create(buffered, options) as Record<string, ((...args: unknown[]) => void) | undefined>;
       const guarded: Record<string, (...args: unknown[]) => void> = {};
-      for (const [selector, listener] of Object.entries(listeners)) {
+      for (const selector in listeners) {
+        const listener = listeners[selector];
         if (!listener) continue;
         guarded[selector] = (...args: unknown[]) => {
           if (stopped) return;
@@ -72,7 +63,7 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
           } finally {
             buffering = false;
           }
-          for (const d of pending.splice(0)) context.report(d);
+          if (pending.length > 0) for (const d of pending.splice(0)) context.report(d);
         };
       }
       return guarded as never;
