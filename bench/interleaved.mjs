@@ -1,6 +1,6 @@
 // A second instrument for the real-code ratio, simpler than bench/measure.mjs: one process lints the TypeScript files
 // of one directory with parse-only, the one-empty-rule floor, recommended and every rule (strict), interleaved for N
-// rounds (the order rotates each round), gc() before each lint, process CPU time; prints every round and the medians
+// rounds (the order rotates each round), gc() and a quiet process before each lint, process CPU time; prints every round and the medians
 // of the per-round ratios. `node --expose-gc bench/interleaved.mjs <dir> [rounds]` (after npm run build).
 import tsParser from '@typescript-eslint/parser';
 import { ESLint } from 'eslint';
@@ -24,12 +24,22 @@ const cpu = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
+// After a full GC, V8 sweeps and uncommits memory on background threads; wait for quiet so that CPU time is not
+// charged to the next configuration.
+async function settle() {
+  globalThis.gc?.();
+  for (let i = 0; i < 40; i++) {
+    const c0 = cpu();
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    if (cpu() - c0 < 1.5) return;
+  }
+}
 for (const e of Object.values(eslints)) await e.lintFiles(['.']); // warm-up
 const times = Object.fromEntries(Object.keys(eslints).map((k) => [k, []]));
 const names = Object.keys(eslints);
 for (let r = 0; r < rounds; r++) {
   for (const k of [...names.slice(r % names.length), ...names.slice(0, r % names.length)]) {
-    globalThis.gc?.();
+    await settle();
     const t0 = cpu();
     await eslints[k].lintFiles(['.']);
     times[k].push(cpu() - t0);

@@ -3,7 +3,7 @@
 // configuration; each lints the corpus once to warm up (JIT, config caches); then `rounds` rounds in which every
 // configuration lints the whole corpus once, in an order that rotates each round, so drift and background load fall on
 // all of them alike. A full GC runs before every timed lint, so one configuration's garbage is not collected on
-// another's time. Prints one JSON object on stdout: per corpus and configuration, every round's CPU ms (user + system
+// another's time, and the process is left to settle before the clock starts (see settle()). Prints one JSON object on stdout: per corpus and configuration, every round's CPU ms (user + system
 // of this process) and wall ms, findings and fatal (parse) errors. With `stats`, also ESLint's per-rule times for the
 // strict configuration (parse, each rule, and the shared analysis on its own line when the dist exposes it).
 //
@@ -45,8 +45,23 @@ function summarise(results) {
   return { files: results.length, findings, fatal };
 }
 
-async function timedLint(eslint, files) {
+/**
+ * Collect garbage, then wait until the process is quiet: V8 sweeps and uncommits memory on background threads after a
+ * full GC (measured here: 20–200 ms of CPU in the next 50–200 ms), and process CPU time would charge that to whichever
+ * configuration lints next.
+ */
+async function settle() {
   gc();
+  for (let i = 0; i < 40; i++) {
+    const c0 = process.cpuUsage();
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    const c = process.cpuUsage(c0);
+    if (c.user + c.system < 1500) return;
+  }
+}
+
+async function timedLint(eslint, files) {
+  await settle();
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   const results = await eslint.lintFiles(files);
@@ -94,7 +109,7 @@ async function perRule(files, rounds) {
   await eslint.lintFiles(files);
   const runs = [];
   for (let r = 0; r < rounds; r++) {
-    gc();
+    await settle();
     const results = await eslint.lintFiles(files);
     const rules = {};
     let parse = 0;

@@ -46,26 +46,54 @@ const FASTMCP_METHODS = nameTable<{ kind: HandlerKind; props: string[] }>({
 });
 const SCHEMA_PROPS = new Set(['inputSchema', 'schema', 'parameters', 'argsSchema', 'paramsSchema', 'input', 'inputShape', 'zodSchema', 'args']);
 
+/** Builders that call their function argument once per request (SDK v2 `createMcpHandler`, Vercel's `mcp-handler`). */
+export const PER_REQUEST_FACTORIES = new Set(['createMcpHandler']);
 const REGISTRATION_METHODS = [...TOOL_METHODS, ...RESOURCE_METHODS, ...PROMPT_METHODS, ...Object.keys(FASTMCP_METHODS), 'setRequestHandler', 'setNotificationHandler', 'registerToolTask'];
+/** Every callee name `run` looks at (the configured registration functions aside). */
+const REGISTRATION_NAMES = new Set([...REGISTRATION_METHODS, ...PER_REQUEST_FACTORIES]);
 const MAY_REGISTER = new RegExp(
   `\\.\\s*(?:${REGISTRATION_METHODS.join('|')})\\s*[(<]|\\bcreateMcpHandler\\s*\\(|\\bResourceTemplate\\b|\\bextends\\s+[\\w$.]*Tool`,
 );
 /** A schema key, as tool objects and tool classes have one (`inputSchema:`, `parameters =`, a shorthand `{ name, inputSchema }`). */
 const MAY_HAVE_SCHEMA = new RegExp(`\\b(?:${[...SCHEMA_PROPS].join('|')})['"]?\\s*(?:[:=(,}]|$)`, 'm');
-const handlerKeyTests = new WeakMap<readonly string[], RegExp>();
+const KEY_MODIFIERS = /(?:^|[^\w$])(?:async|static|public|private|protected|override|readonly)$/;
+const isSpace = (c: string) => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\v' || c === '\f' || c === '\u00a0' || c === '\ufeff' || (c > '\u007f' && /\s/.test(c));
+const isLineBreak = (c: string) => c === '\n' || c === '\r' || c === '\u2028' || c === '\u2029';
 
 /**
  * A handler property written as a key, a method, a class field or a shorthand (`execute:`, `async handler(`,
  * `run = `, `{ name, inputSchema, handler }`), not a member access (`fn.call(`): a tool object or class needs one.
+ * Each name is found with `indexOf`; only its occurrences look at what follows (`:`, `(`, `,`, `}`, `=`, `<`, `?`, `!`
+ * or the end of the line) and what precedes (the start of a line, `{ , ; *`, or a modifier keyword).
  */
 function mayHaveHandlerKey(text: string, props: readonly string[]): boolean {
-  let re = handlerKeyTests.get(props);
-  if (!re) {
-    const names = props.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
-    re = new RegExp(`(?:^|[{,;*]|\\b(?:async|static|public|private|protected|override|readonly)\\b)\\s*['"]?(?:${names})['"]?\\s*(?:[:(,}=<?!]|$)`, 'm');
-    handlerKeyTests.set(props, re);
+  for (const name of props) {
+    if (name.length === 0) continue;
+    for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+      if (isHandlerKeyAt(text, at, name.length)) return true;
+    }
   }
-  return re.test(text);
+  return false;
+}
+
+function isHandlerKeyAt(text: string, at: number, length: number): boolean {
+  // After the name: an optional quote, spaces, then key punctuation or the end of a line.
+  let j = at + length;
+  if (text[j] === "'" || text[j] === '"') j++;
+  while (j < text.length && isSpace(text[j]) && !isLineBreak(text[j])) j++;
+  if (j < text.length && !isLineBreak(text[j]) && !':(,}=<?!'.includes(text[j])) return false;
+  // Before it: an optional quote, spaces, then the start of a line, `{ , ; *`, or a modifier keyword.
+  let i = at - 1;
+  const quoted = i >= 0 && (text[i] === "'" || text[i] === '"');
+  if (quoted) i--;
+  const end = i;
+  let newline = false;
+  while (i >= 0 && isSpace(text[i])) {
+    if (isLineBreak(text[i])) newline = true;
+    i--;
+  }
+  if (i < 0 || newline || '{,;*'.includes(text[i])) return true;
+  return (quoted || i < end) && KEY_MODIFIERS.test(text.slice(Math.max(0, i - 9), i + 1));
 }
 
 /**
@@ -82,8 +110,6 @@ export function mayRegisterHandlers(text: string, settings: McpSettings): boolea
   );
 }
 
-/** Builders that call their function argument once per request (SDK v2 `createMcpHandler`, Vercel's `mcp-handler`). */
-export const PER_REQUEST_FACTORIES = new Set(['createMcpHandler']);
 /** Builders that call their function argument once per connection or session (a server per stdio process). */
 export const PER_CONNECTION_FACTORIES = new Set(['serveStdio', ...PER_REQUEST_FACTORIES]);
 
@@ -207,14 +233,15 @@ export class Discovery {
 
   private run(): void {
     const facts = this.facts;
-    const extra = new Set(facts.settings.registrationFunctions);
+    const extra = facts.settings.registrationFunctions;
     for (const call of facts.allCalls) {
       if (call.type === AST_NODE_TYPES.NewExpression) {
         this.onNew(call);
         continue;
       }
       const name = calleeName(call.callee);
-      if (!name) continue;
+      // Most calls are none of these: one set lookup turns them away.
+      if (!name || (!REGISTRATION_NAMES.has(name) && !extra.includes(name))) continue;
       const isMethod = unwrap(call.callee).type === AST_NODE_TYPES.MemberExpression;
       const args = call.arguments;
       if (isMethod && (TOOL_METHODS.has(name) || RESOURCE_METHODS.has(name) || PROMPT_METHODS.has(name))) {
@@ -243,7 +270,7 @@ export class Discovery {
       } else if (PER_REQUEST_FACTORIES.has(name) && args.length >= 1) {
         // createMcpHandler(buildServer): the factory runs for every request, so its body serves calls too.
         this.add({ kind: 'request', name: `per-request server factory (${name})`, site: call, via: name, inputParam: null, contextParam: 0 }, resolveValues(facts, args[0]).filter((v) => v.kind === 'function' || v.kind === 'import'));
-      } else if (extra.has(name)) {
+      } else if (extra.includes(name)) {
         this.onGeneric(call, name);
       }
     }

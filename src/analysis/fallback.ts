@@ -101,7 +101,7 @@ export function sharedFallback(model: ModuleModel): ScopeFallback[] {
       }
     } else if (n.type === AST_NODE_TYPES.VariableDeclarator && n.init && n.id.type === AST_NODE_TYPES.Identifier && n.parent?.type === AST_NODE_TYPES.VariableDeclaration && n.parent.kind === 'let') {
       sharedDefault(model, analysis, n, out);
-    } else if (n.type === AST_NODE_TYPES.ObjectExpression) {
+    } else if (n.type === AST_NODE_TYPES.ObjectExpression && n.properties.some((p) => p.type === AST_NODE_TYPES.SpreadElement)) {
       defaultsSpread(model, analysis, n.properties.map((p) => (p.type === AST_NODE_TYPES.SpreadElement ? p.argument : null)), out);
     } else if (n.type === AST_NODE_TYPES.CallExpression && isObjectAssign(n)) {
       defaultsSpread(model, analysis, n.arguments.map((a) => (a.type === AST_NODE_TYPES.SpreadElement ? null : a)), out);
@@ -116,7 +116,7 @@ export function sharedFallback(model: ModuleModel): ScopeFallback[] {
     }
   };
   // Only handler code can fall back for a caller: ask nothing of the rest of the file.
-  for (const fn of model.reached.keys()) for (const node of facts.nodesOwnedBy(fn)) visit(node);
+  for (const fn of model.reached.keys()) facts.forEachNodeOwnedBy(fn, visit);
   return out.sort((a, b) => a.fallback.range[0] - b.fallback.range[0]);
 }
 

@@ -61,8 +61,19 @@ const CALLS = nameTable<{ what: string; instead: string }>({
   'mongoose.set': { what: 'mongoose global settings', instead: 'Configure it once at start-up.' },
 });
 
-/** Writes to process-wide state anywhere in the module; callers keep those in handler code. */
-export function findProcessGlobalWrites(facts: ModuleFacts): GlobalWrite[] {
+const writesOf = new WeakMap<ModuleFacts, readonly GlobalWrite[]>();
+
+/** Writes to process-wide state anywhere in the module (found once per module); callers keep those in handler code. */
+export function findProcessGlobalWrites(facts: ModuleFacts): readonly GlobalWrite[] {
+  let writes = writesOf.get(facts);
+  if (!writes) {
+    writes = collectProcessGlobalWrites(facts);
+    writesOf.set(facts, writes);
+  }
+  return writes;
+}
+
+function collectProcessGlobalWrites(facts: ModuleFacts): GlobalWrite[] {
   const out: GlobalWrite[] = [];
   for (const a of facts.assignments) {
     const path = loosePath(facts, a.left);

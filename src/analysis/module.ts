@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { isFunction, type FunctionNode, type Node } from './ast.js';
+import { isFunction, runtimeVisitorKeys, type FunctionNode, type Node } from './ast.js';
 import { Budget } from './budget.js';
 import type { McpSettings } from './settings.js';
 
@@ -60,7 +60,9 @@ export class ModuleFacts {
     if (this.indexed) this.budget.phase('index', () => this.index(visitorKeys));
   }
 
-  private index(visitorKeys: Readonly<Record<string, readonly string[] | undefined>>): void {
+  private index(allKeys: Readonly<Record<string, readonly string[] | undefined>>): void {
+    // Types hold no calls, functions or assignments: the walk does not enter them.
+    const visitorKeys = runtimeVisitorKeys(allKeys);
     // One iterative walk carrying each node's owning function down the stack. Only the nodes the analysis indexes keep
     // their owner in a map (a map of every node was the analysis' biggest allocation); `ownerOf` walks up for others.
     const ownerOf = this.owner;
@@ -149,15 +151,17 @@ export class ModuleFacts {
     }
   }
 
-  /** The nodes whose innermost function is `fn` (its own code, not that of functions nested in it). */
-  *nodesOwnedBy(fn: FunctionNode): Generator<Node> {
+  /** Visit the nodes whose innermost function is `fn` (its own code, not that of functions nested in it, nor types). */
+  forEachNodeOwnedBy(fn: FunctionNode, visit: (node: Node) => void): void {
     const stack: Node[] = [...fn.params, fn.body];
-    const keys = this.visitorKeys;
+    const keys = runtimeVisitorKeys(this.visitorKeys);
     while (stack.length > 0) {
       const node = stack.pop()!;
-      yield node;
+      visit(node);
       if (isFunction(node)) continue;
-      for (const k of keys[node.type] ?? []) {
+      const nodeKeys = keys[node.type];
+      if (!nodeKeys) continue;
+      for (const k of nodeKeys) {
         const child = (node as unknown as Record<string, unknown>)[k];
         if (Array.isArray(child)) {
           for (const c of child) if (c && typeof (c as Node).type === 'string') stack.push(c as Node);
