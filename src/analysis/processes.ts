@@ -97,6 +97,18 @@ export function moduleRef(facts: ModuleFacts, expr: Node, extra: ModuleNames = N
   return variableRef(facts, v, extra, depth);
 }
 
+const reassigned = new WeakMap<Variable, boolean>();
+
+/** Is the binding written after its declaration? (Asked for every call through it: answered once per variable.) */
+function isReassigned(v: Variable): boolean {
+  let r = reassigned.get(v);
+  if (r === undefined) {
+    r = v.references.some((ref) => ref.isWrite() && !ref.init);
+    reassigned.set(v, r);
+  }
+  return r;
+}
+
 export function variableRef(facts: ModuleFacts, v: Variable, extra: ModuleNames = NO_EXTRA_MODULES, depth = 0): ModuleRef | null {
   const def = v.defs[0];
   if (!def || v.defs.length !== 1) return null;
@@ -122,7 +134,7 @@ export function variableRef(facts: ModuleFacts, v: Variable, extra: ModuleNames 
   const decl = def.node as TSESTree.VariableDeclarator;
   if (!decl.init) return null;
   // Only bindings that are never reassigned stand for the module.
-  if (v.references.some((r) => r.isWrite() && !r.init)) return null;
+  if (isReassigned(v)) return null;
   const base = moduleRef(facts, decl.init, extra, depth + 1);
   if (!base) return null;
   if (decl.id.type === AST_NODE_TYPES.Identifier) return base;
@@ -206,7 +218,7 @@ export function fileWriterCallOf(facts: ModuleFacts, call: Node, extra: ModuleNa
   const callee = unwrap(call.callee);
   if (callee.type !== AST_NODE_TYPES.MemberExpression || !call.arguments[0] || call.arguments[0].type === AST_NODE_TYPES.SpreadElement) return null;
   const m = memberName(callee);
-  if (!m || moduleRef(facts, callee.object, extra)) return null;
+  if (!m || (!OPTION_PATH_WRITERS.has(m) && !PATH_WRITERS.has(m)) || moduleRef(facts, callee.object, extra)) return null;
   if (OPTION_PATH_WRITERS.has(m)) return { call, method: m, spec: { effect: 'write', paths: [[0, 'write']], optionKey: 'path' }, effect: 'write' };
   if (PATH_WRITERS.has(m) && call.arguments.length <= 2) return { call, method: m, spec: W(), effect: 'write' };
   return null;

@@ -42,15 +42,16 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
       let stopped = false;
       const buffered = new BufferedContext<MessageIds>(context);
       const listeners = create(buffered as unknown as typeof context, options) as Record<string, ((...args: unknown[]) => void) | undefined>;
-      const guarded: Record<string, (...args: unknown[]) => void> = {};
+      const guarded: Record<string, (a?: unknown, b?: unknown, c?: unknown, d?: unknown) => void> = {};
       for (const selector in listeners) {
         const listener = listeners[selector];
         if (!listener) continue;
-        guarded[selector] = (...args: unknown[]) => {
+        // Listeners get at most a node and a few code-path arguments: fixed parameters, no rest array per call.
+        guarded[selector] = (a?: unknown, b?: unknown, c?: unknown, d?: unknown) => {
           if (stopped) return;
           buffered.buffering = true;
           try {
-            listener(...args);
+            listener(a, b, c, d);
           } catch (e) {
             if (!(e instanceof AnalysisBudgetExceeded)) throw e;
             stopped = true;
