@@ -83,10 +83,12 @@ async function run(dir, withRules) {
       ...(withRules ? plugin.configs['recommended-type-checked'] : []),
     ],
   });
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const results = await eslint.lintFiles(['src']);
   const ms = performance.now() - t0;
-  return { ms, findings: results.reduce((n, r) => n + r.messages.length, 0), fatal: results.reduce((n, r) => n + r.messages.filter((m) => m.fatal).length, 0) };
+  const c = process.cpuUsage(c0);
+  return { ms, cpuMs: (c.user + c.system) / 1000, findings: results.reduce((n, r) => n + r.messages.length, 0), fatal: results.reduce((n, r) => n + r.messages.filter((m) => m.fatal).length, 0) };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -117,21 +119,32 @@ for (const x of SIZES) {
   const rules = [];
   let findings = 0;
   let buildsPerRun = 0;
+  const ratios = [];
+  const cpuRatios = [];
   for (let r = 0; r < REPS; r++) {
-    parse.push(child(dir, 'parse').ms);
-    const res = child(dir, 'rules');
+    // Each pair runs back to back, in alternating order, and is compared as a pair: this machine's speed drifts by
+    // ±15% over seconds, which medians of separate runs would mistake for cost.
+    const [a, b] = r % 2 ? ['rules', 'parse'] : ['parse', 'rules'];
+    const first = child(dir, a);
+    const second = child(dir, b);
+    const p = a === 'parse' ? first : second;
+    const res = a === 'parse' ? second : first;
+    parse.push(p.ms);
     buildsPerRun = res.builds;
     rules.push(res.ms);
+    ratios.push(res.ms / p.ms);
+    cpuRatios.push(res.cpuMs / p.cpuMs);
     findings = res.findings;
   }
-  rows.push({ x, files, parse: median(parse), rules: median(rules), findings, buildsPerRun });
+  rows.push({ x, files, parse: median(parse), rules: median(rules), ratio: median(ratios), cpuRatio: median(cpuRatios), low: Math.min(...ratios), high: Math.max(...ratios), findings, buildsPerRun });
 }
 
 console.log('\n### recommended-type-checked on a multi-file server project (median of %d runs)\n', REPS);
-console.log('| size | files | typed parse only (ms) | recommended-type-checked (ms) | ratio | findings | project-model builds per run | ms per file (rules − parse) |');
-console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+console.log('Ratios are medians of per-pair ratios (each pair: one typed-parse-only run and one recommended-type-checked run, back to back in fresh processes), lowest–highest pair in brackets; wall time, and process CPU time beside it.\n');
+console.log('| size | files | typed parse only (ms) | recommended-type-checked (ms) | ratio (wall) | ratio (CPU) | findings | project-model builds per run | ms per file (rules − parse) |');
+console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const r of rows) {
-  console.log(`| ${r.x}× | ${r.files} | ${r.parse.toFixed(0)} | ${r.rules.toFixed(0)} | ${(r.rules / r.parse).toFixed(2)}× | ${r.findings} | ${r.buildsPerRun} | ${((r.rules - r.parse) / r.files).toFixed(2)} |`);
+  console.log(`| ${r.x}× | ${r.files} | ${r.parse.toFixed(0)} | ${r.rules.toFixed(0)} | ${r.ratio.toFixed(2)}× (${r.low.toFixed(2)}–${r.high.toFixed(2)}) | ${r.cpuRatio.toFixed(2)}× | ${r.findings} | ${r.buildsPerRun} | ${((r.rules - r.parse) / r.files).toFixed(2)} |`);
 }
 const base = rows[0];
 for (const r of rows.slice(1)) {
