@@ -25,6 +25,10 @@ describe('mayRegisterHandlers', () => {
       'class Search extends BaseTool { }',
       "new ResourceTemplate('notes://{id}', { list: undefined })",
       'export default createMcpHandler((server) => {})',
+      // a modifier, then a line break or a quote before the handler key; a key at the very start of the text
+      'class Search {\n  schema = s;\n  static\n    run = async (args) => ({});\n}',
+      "class Search { parameters = p; readonly 'execute' = fn }",
+      'handler: async () => ({}), inputSchema: s',
     ];
     for (const text of accepted) expect(mayRegisterHandlers(text, settings), text).toBe(true);
   });
@@ -35,6 +39,9 @@ describe('mayRegisterHandlers', () => {
       'export function parse(schema: Schema, input: string) { return schema.parse(input); }',
       'const cfg = { parameters: { retries: 3 } };\nfn.call(this, cfg);\nrunner.run(cfg);',
       'const options = { schema: s, args: a };\nawait task.execute(options);',
+      // the name inside a longer word, or a modifier glued to it, is no key
+      'const cfg = { schema: s, prerun: true, readonlyrun: 1 };',
+      'const cfg = { schema: s };\nconst x = obj.handler ?? fallback;',
     ];
     for (const text of rejected) expect(mayRegisterHandlers(text, settings), text).toBe(false);
   });
