@@ -265,8 +265,20 @@ export class ServerModel {
   }
 
   private resolutionCache: ts.ModuleResolutionCache | undefined;
+  /** Resolved specifiers by importing directory and kind of module (`.mts`/`.cts` resolve in their own mode). */
+  private readonly resolved = new Map<string, string | null>();
 
   private resolveModule(from: string, source: string): string | null {
+    const key = `${path.dirname(from)}\0${/\.[mc][jt]s$/.test(from) ? path.extname(from) : ''}\0${source}`;
+    let target = this.resolved.get(key);
+    if (target === undefined) {
+      target = this.resolveModuleUncached(from, source);
+      this.resolved.set(key, target);
+    }
+    return target;
+  }
+
+  private resolveModuleUncached(from: string, source: string): string | null {
     const tsApi = this.tsApi;
     if (tsApi) {
       // One resolution cache per server model: the modules of a server import from the same few directories.
