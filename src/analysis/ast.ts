@@ -1,4 +1,5 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { cachedFor } from './cache.js';
 
 export type Node = TSESTree.Node;
 export type Expression = TSESTree.Expression;
@@ -170,10 +171,6 @@ export function functionDisplayName(fn: FunctionNode): string | null {
   return null;
 }
 
-/**
- * Iterative pre-order walk over every node, with the parser's visitor keys. Never recursive: a pathological file with
- * thousands of nested levels must not overflow the stack.
- */
 /** Keys that hold only TypeScript types (annotations, type arguments, `implements`): no code runs there. */
 const TYPE_KEYS = new Set(['typeAnnotation', 'returnType', 'typeParameters', 'typeArguments', 'superTypeArguments', 'superTypeParameters', 'implements']);
 /** Declarations that are types only. */
@@ -185,16 +182,17 @@ const runtimeKeyTables = new WeakMap<object, Readonly<Record<string, readonly st
  * assignments…) skip annotations, interfaces and type aliases, a large share of a TypeScript file's nodes.
  */
 export function runtimeVisitorKeys(visitorKeys: Readonly<Record<string, readonly string[] | undefined>>): Readonly<Record<string, readonly string[] | undefined>> {
-  let table = runtimeKeyTables.get(visitorKeys);
-  if (!table) {
+  return cachedFor(runtimeKeyTables, visitorKeys, () => {
     const out: Record<string, readonly string[]> = Object.create(null);
     for (const type of Object.keys(visitorKeys)) out[type] = TYPE_ONLY_NODES.has(type) ? [] : (visitorKeys[type] ?? []).filter((k) => !TYPE_KEYS.has(k));
-    table = out;
-    runtimeKeyTables.set(visitorKeys, table);
-  }
-  return table;
+    return out;
+  });
 }
 
+/**
+ * Iterative pre-order walk over every node, with the parser's visitor keys. Never recursive: a pathological file with
+ * thousands of nested levels must not overflow the stack.
+ */
 export function walk(root: Node, visitorKeys: Readonly<Record<string, readonly string[] | undefined>>, visit: (node: Node) => void): void {
   const stack: Node[] = [root];
   while (stack.length > 0) {

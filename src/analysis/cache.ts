@@ -15,3 +15,13 @@ export function cachedPer<O extends object, V>(cache: WeakMap<O, Map<string, V>>
   }
   return value;
 }
+
+/** The value kept for one owner (a module's facts, a variable, a visitor-key table): made once, collected with it. */
+export function cachedFor<O extends object, V>(cache: WeakMap<O, V>, owner: O, make: () => V): V {
+  let value = cache.get(owner);
+  if (value === undefined) {
+    value = make();
+    cache.set(owner, value);
+  }
+  return value;
+}

@@ -1,5 +1,6 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, memberName, memberPath, nameTable, unwrap, type Node } from './ast.js';
+import { cachedFor } from './cache.js';
 import type { ModuleFacts } from './module.js';
 
 export interface GlobalWrite {
@@ -65,12 +66,7 @@ const writesOf = new WeakMap<ModuleFacts, readonly GlobalWrite[]>();
 
 /** Writes to process-wide state anywhere in the module (found once per module); callers keep those in handler code. */
 export function findProcessGlobalWrites(facts: ModuleFacts): readonly GlobalWrite[] {
-  let writes = writesOf.get(facts);
-  if (!writes) {
-    writes = collectProcessGlobalWrites(facts);
-    writesOf.set(facts, writes);
-  }
-  return writes;
+  return cachedFor(writesOf, facts, () => collectProcessGlobalWrites(facts));
 }
 
 function collectProcessGlobalWrites(facts: ModuleFacts): GlobalWrite[] {

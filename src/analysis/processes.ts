@@ -1,5 +1,6 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { memberName, nameTable, propertyKeyName, staticString, unwrap, type Node } from './ast.js';
+import { cachedFor } from './cache.js';
 import type { ModuleFacts, Variable } from './module.js';
 import { resolveValues } from './resolve.js';
 
@@ -101,12 +102,7 @@ const reassigned = new WeakMap<Variable, boolean>();
 
 /** Is the binding written after its declaration? (Asked for every call through it: answered once per variable.) */
 function isReassigned(v: Variable): boolean {
-  let r = reassigned.get(v);
-  if (r === undefined) {
-    r = v.references.some((ref) => ref.isWrite() && !ref.init);
-    reassigned.set(v, r);
-  }
-  return r;
+  return cachedFor(reassigned, v, () => v.references.some((ref) => ref.isWrite() && !ref.init));
 }
 
 export function variableRef(facts: ModuleFacts, v: Variable, extra: ModuleNames = NO_EXTRA_MODULES, depth = 0): ModuleRef | null {
