@@ -23,19 +23,25 @@ const MAX_DEPTH = 12;
 export function resolveValues(facts: ModuleFacts, expr: Node, seen?: Set<Node>, depth = 0): Value[] {
   const n = unwrap(expr);
   const memo = memoOf(facts);
-  const known = memo.get(n);
+  const known = memo.get(n) ?? indexMemos.get(facts)?.get(n);
   if (known) return known;
   if (!seen) {
     // A question from outside: answer it once for the module (the answer does not depend on who asks).
     const out = dedupeValues(resolveNode(facts, n, new Set(), 0));
-    // While the call-site index is being built, parameters resolve to nothing: such answers are not final.
-    if (!indexing.has(facts)) memo.set(n, out);
+    // While the call-site index is being built, parameters resolve to nothing: such answers are not final, and are
+    // kept only while the index is built.
+    (indexMemos.get(facts) ?? memo).set(n, out);
     return out;
   }
   return resolveNode(facts, n, seen, depth);
 }
 
 const memos = new WeakMap<ModuleFacts, Map<Node | Variable, Value[]>>();
+/**
+ * Answers given while a module's call-site index is built (parameters resolve to nothing meanwhile): reused within that
+ * build, which asks about every callee of the module, and dropped when it ends.
+ */
+const indexMemos = new WeakMap<ModuleFacts, Map<Node | Variable, Value[]>>();
 function memoOf(facts: ModuleFacts): Map<Node | Variable, Value[]> {
   let m = memos.get(facts);
   if (!m) {
@@ -240,7 +246,7 @@ function resolveIdentifier(facts: ModuleFacts, id: TSESTree.Identifier, seen: Se
  */
 export function resolveVariable(facts: ModuleFacts, v: Variable, seen?: Set<Node>, depth = 0): Value[] {
   const memo = memoOf(facts);
-  const known = memo.get(v);
+  const known = memo.get(v) ?? indexMemos.get(facts)?.get(v);
   if (known) return known;
   const p = progressOf(facts);
   if (p.inProgress.has(v)) {
@@ -260,7 +266,7 @@ export function resolveVariable(facts: ModuleFacts, v: Variable, seen?: Set<Node
   p.cut = outerCut || cut;
   // A binding assigned the same thing in a thousand places (`client = new ApiClient()` in every tool) holds one value.
   out = dedupeValues(out);
-  if (!cut && !indexing.has(facts)) memo.set(v, out);
+  if (!cut) (indexMemos.get(facts) ?? memo).set(v, out);
   return out;
 }
 
@@ -380,7 +386,6 @@ function parameterValues(facts: ModuleFacts, fn: FunctionNode, v: Variable, seen
 }
 
 const callSiteIndex = new WeakMap<ModuleFacts, Map<FunctionNode, TSESTree.CallExpression[]>>();
-const indexing = new WeakSet<ModuleFacts>();
 
 /** The calls in this module whose callee resolves to `fn` (built once per module; parameters are not followed while building). */
 export function callSitesOf(facts: ModuleFacts, fn: FunctionNode): TSESTree.CallExpression[] {
@@ -392,22 +397,26 @@ export function callSitesOf(facts: ModuleFacts, fn: FunctionNode): TSESTree.Call
   if (inlineArgumentOfForeignCall(facts, fn)) return [];
   let index = callSiteIndex.get(facts);
   if (!index) {
-    if (indexing.has(facts)) return [];
-    indexing.add(facts);
+    // Parameters are not followed while the index is built (they would ask for it).
+    if (indexMemos.has(facts)) return [];
+    indexMemos.set(facts, new Map());
     index = new Map();
-    for (const call of facts.allCalls) {
-      if (call.type !== AST_NODE_TYPES.CallExpression) continue;
-      const callee = unwrap(call.callee);
-      if (callee.type !== AST_NODE_TYPES.Identifier && callee.type !== AST_NODE_TYPES.MemberExpression) continue;
-      for (const v of resolveValues(facts, callee)) {
-        if (v.kind !== 'function') continue;
-        const list = index.get(v.node);
-        if (list) list.push(call);
-        else index.set(v.node, [call]);
+    try {
+      for (const call of facts.allCalls) {
+        if (call.type !== AST_NODE_TYPES.CallExpression) continue;
+        const callee = unwrap(call.callee);
+        if (callee.type !== AST_NODE_TYPES.Identifier && callee.type !== AST_NODE_TYPES.MemberExpression) continue;
+        for (const v of resolveValues(facts, callee)) {
+          if (v.kind !== 'function') continue;
+          const list = index.get(v.node);
+          if (list) list.push(call);
+          else index.set(v.node, [call]);
+        }
       }
+    } finally {
+      indexMemos.delete(facts);
     }
     callSiteIndex.set(facts, index);
-    indexing.delete(facts);
   }
   return index.get(fn) ?? [];
 }
@@ -427,7 +436,11 @@ function foreignCallee(facts: ModuleFacts, call: TSESTree.CallExpression): boole
   return !resolveValues(facts, callee).some((v) => v.kind === 'function' || v.kind === 'class');
 }
 
-/** The call sites of a function bound to a name whose every reference calls it; null when a reference escapes. */
+/**
+ * The call sites of a function bound to a name whose every reference calls it; null when a reference escapes. Exporting
+ * it (`export { helper }`, `export default helper`) is no escape here: other modules' calls are not this module's call
+ * sites, and the full index would not see them either.
+ */
 function directCallSites(facts: ModuleFacts, fn: FunctionNode): TSESTree.CallExpression[] | null {
   let id: TSESTree.Identifier | null = null;
   if (fn.type === AST_NODE_TYPES.FunctionDeclaration && fn.id) id = fn.id;
@@ -440,6 +453,7 @@ function directCallSites(facts: ModuleFacts, fn: FunctionNode): TSESTree.CallExp
     if (ref.init) continue;
     if (ref.isWrite()) return null;
     const p = ref.identifier.parent;
+    if (p?.type === AST_NODE_TYPES.ExportSpecifier || (p?.type === AST_NODE_TYPES.ExportDefaultDeclaration && p.declaration === ref.identifier)) continue;
     if (p?.type !== AST_NODE_TYPES.CallExpression) return null;
     if (p.callee === ref.identifier) out.push(p);
     // Handed to another module's function (`server.tool('x', schema, handler)`): called there, not here.

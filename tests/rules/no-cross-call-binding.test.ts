@@ -64,6 +64,20 @@ async function main() { transport = {}; }
 server.tool('t', {}, async () => ({ content: [] }));`,
   ],
   invalid: [
+    // A project wrapper around `server.tool` that the module also exports: its handlers are still found through the
+    // wrapper's own call sites here (exporting it is no escape: other modules' calls are not this module's).
+    {
+      code: `${header}let current = '';
+function tool(name: string, handler: (args: { target?: string }) => Promise<unknown>) {
+  server.tool(name, {}, async (args) => handler(args));
+}
+export { tool };
+export default tool;
+tool('select', async (args) => { current = args.target ?? ''; return { content: [] }; });
+tool('read', async () => ({ content: [{ type: 'text', text: current }] }));
+`,
+      errors: [{ messageId: 'crossCall', line: 9, column: 34 }],
+    },
     // A setter of a long-lived instance (a module-level one, and a singleton behind a static accessor) called by one
     // tool, the field read straight off the instance by another.
     {
