@@ -74,13 +74,17 @@ function generate(x) {
   return { dir, files: n + 12 };
 }
 
-async function run(dir, withRules) {
+// The floor: one rule that does nothing. Any enabled rule makes ESLint traverse the tree and run code-path analysis,
+// which typed parsing alone does not.
+const FLOOR = { plugins: { bench: { rules: { empty: { create: () => ({}) } } } }, rules: { 'bench/empty': 'error' } };
+
+async function run(dir, mode) {
   const eslint = new ESLint({
     cwd: dir,
     overrideConfigFile: true,
     overrideConfig: [
       { files: ['**/*.ts'], languageOptions: { parser: tsParser, parserOptions: { projectService: true, tsconfigRootDir: dir } } },
-      ...(withRules ? plugin.configs['recommended-type-checked'] : []),
+      ...(mode === 'rules' ? plugin.configs['recommended-type-checked'] : mode === 'floor' ? [FLOOR] : []),
     ],
   });
   const c0 = process.cpuUsage();
@@ -102,7 +106,7 @@ if (process.argv[2] === '--child') {
     builds++;
     return originalBuild.apply(this, args);
   };
-  const res = await run(process.argv[3], process.argv[4] === 'rules');
+  const res = await run(process.argv[3], process.argv[4]);
   process.stdout.write(JSON.stringify({ ...res, builds }));
   process.exit(0);
 }
@@ -113,38 +117,57 @@ function child(dir, mode) {
 }
 
 const rows = [];
+const MODES = ['parse', 'floor', 'rules'];
 for (const x of SIZES) {
   const { dir, files } = generate(x);
-  const parse = [];
-  const rules = [];
+  const ms = { parse: [], floor: [], rules: [] };
+  const ratios = [];
+  const floorRatios = [];
+  const cpuRatios = [];
   let findings = 0;
   let buildsPerRun = 0;
-  const ratios = [];
-  const cpuRatios = [];
   for (let r = 0; r < REPS; r++) {
-    // Each pair runs back to back, in alternating order, and is compared as a pair: this machine's speed drifts by
-    // ±15% over seconds, which medians of separate runs would mistake for cost.
-    const [a, b] = r % 2 ? ['rules', 'parse'] : ['parse', 'rules'];
-    const first = child(dir, a);
-    const second = child(dir, b);
-    const p = a === 'parse' ? first : second;
-    const res = a === 'parse' ? second : first;
-    parse.push(p.ms);
-    buildsPerRun = res.builds;
-    rules.push(res.ms);
-    ratios.push(res.ms / p.ms);
-    cpuRatios.push(res.cpuMs / p.cpuMs);
-    findings = res.findings;
+    // Each triple (typed parse only, the floor, recommended-type-checked) runs back to back, in rotating order, and is
+    // compared within itself: this machine's speed drifts by ±15% over seconds, which medians of separate runs would
+    // mistake for cost.
+    const order = MODES.slice(r % 3).concat(MODES.slice(0, r % 3));
+    const got = {};
+    for (const mode of order) got[mode] = child(dir, mode);
+    for (const mode of MODES) ms[mode].push(got[mode].ms);
+    buildsPerRun = got.rules.builds;
+    ratios.push(got.rules.ms / got.parse.ms);
+    floorRatios.push(got.rules.ms / got.floor.ms);
+    cpuRatios.push(got.rules.cpuMs / got.parse.cpuMs);
+    findings = got.rules.findings;
   }
-  rows.push({ x, files, parse: median(parse), rules: median(rules), ratio: median(ratios), cpuRatio: median(cpuRatios), low: Math.min(...ratios), high: Math.max(...ratios), findings, buildsPerRun });
+  rows.push({
+    x,
+    files,
+    parse: median(ms.parse),
+    floor: median(ms.floor),
+    rules: median(ms.rules),
+    ratio: median(ratios),
+    floorRatio: median(floorRatios),
+    cpuRatio: median(cpuRatios),
+    low: Math.min(...ratios),
+    high: Math.max(...ratios),
+    floorLow: Math.min(...floorRatios),
+    floorHigh: Math.max(...floorRatios),
+    findings,
+    buildsPerRun,
+  });
 }
 
 console.log('\n### recommended-type-checked on a multi-file server project (median of %d runs)\n', REPS);
-console.log('Ratios are medians of per-pair ratios (each pair: one typed-parse-only run and one recommended-type-checked run, back to back in fresh processes), lowest–highest pair in brackets; wall time, and process CPU time beside it.\n');
-console.log('| size | files | typed parse only (ms) | recommended-type-checked (ms) | ratio (wall) | ratio (CPU) | findings | project-model builds per run | ms per file (rules − parse) |');
-console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+console.log(
+  'Ratios are medians of per-run ratios (each run: typed parsing alone, the floor — typed parsing with one empty rule — and recommended-type-checked, back to back in fresh processes, in rotating order), lowest–highest in brackets; wall time, and process CPU time beside it.\n',
+);
+console.log('| size | files | typed parse only (ms) | floor (ms) | recommended-type-checked (ms) | × typed parse | × floor | × typed parse (CPU) | findings | project-model builds per run | ms per file (rules − parse) |');
+console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const r of rows) {
-  console.log(`| ${r.x}× | ${r.files} | ${r.parse.toFixed(0)} | ${r.rules.toFixed(0)} | ${r.ratio.toFixed(2)}× (${r.low.toFixed(2)}–${r.high.toFixed(2)}) | ${r.cpuRatio.toFixed(2)}× | ${r.findings} | ${r.buildsPerRun} | ${((r.rules - r.parse) / r.files).toFixed(2)} |`);
+  console.log(
+    `| ${r.x}× | ${r.files} | ${r.parse.toFixed(0)} | ${r.floor.toFixed(0)} | ${r.rules.toFixed(0)} | ${r.ratio.toFixed(2)}× (${r.low.toFixed(2)}–${r.high.toFixed(2)}) | ${r.floorRatio.toFixed(2)}× (${r.floorLow.toFixed(2)}–${r.floorHigh.toFixed(2)}) | ${r.cpuRatio.toFixed(2)}× | ${r.findings} | ${r.buildsPerRun} | ${((r.rules - r.parse) / r.files).toFixed(2)} |`,
+  );
 }
 const base = rows[0];
 for (const r of rows.slice(1)) {
