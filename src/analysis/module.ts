@@ -39,6 +39,9 @@ export class ModuleFacts {
   /** Import bindings: local name → source and imported name ('default', '*', or the name). */
   readonly imports = new Map<string, { source: string; imported: string; node: Node }>();
 
+  /** Identifiers the scope analysis resolved (references and declarations), to their variable. */
+  private resolvedIds: Map<TSESTree.Identifier, Variable> | null = null;
+
   /** False for a module whose text shows it can serve no call and wire no server: nothing was indexed. */
   readonly indexed: boolean;
 
@@ -197,6 +200,9 @@ export class ModuleFacts {
 
   /** The variable an identifier refers to, if it is declared in this module. */
   variableOf(id: TSESTree.Identifier): Variable | null {
+    // A reference or a declaration: the scope analysis already says which variable (built on the first question).
+    const resolved = (this.resolvedIds ??= resolvedIdentifiers(this.scopeManager)).get(id);
+    if (resolved) return resolved;
     let scope: Scope | null = this.scopeOf(id);
     const name = id.name;
     while (scope) {
@@ -212,6 +218,19 @@ export class ModuleFacts {
     const block = v.scope.block;
     return block.type === AST_NODE_TYPES.Program;
   }
+}
+
+/**
+ * Every identifier that the scope analysis resolved to a variable: references (`ref.resolved`) and declarations. Globals
+ * and anything unresolved are left out (`variableOf` looks them up by name, as before).
+ */
+function resolvedIdentifiers(scopeManager: ScopeManager): Map<TSESTree.Identifier, Variable> {
+  const out = new Map<TSESTree.Identifier, Variable>();
+  for (const scope of scopeManager.scopes) {
+    for (const v of scope.variables) for (const id of v.identifiers) out.set(id, v as Variable);
+    for (const ref of scope.references) if (ref.resolved) out.set(ref.identifier as TSESTree.Identifier, ref.resolved as Variable);
+  }
+  return out;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
