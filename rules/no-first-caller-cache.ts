@@ -1,5 +1,6 @@
 import { getModuleModel } from '../src/analysis/door.js';
 import { createRule } from '../src/util/create-rule.js';
+import { optionRegExp } from '../src/util/option-regexp.js';
 import { describeBinding, handlerPhrase } from '../src/util/describe.js';
 
 export type Options = [{ reportConfigOnly?: boolean; statefulNames?: string }];
@@ -41,12 +42,7 @@ export default createRule<Options, MessageId>({
     defaultOptions: [{ reportConfigOnly: false, statefulNames: DEFAULT_STATEFUL_NAMES }],
   },
   create(context, [options]) {
-    let names: RegExp;
-    try {
-      names = new RegExp(options.statefulNames ?? DEFAULT_STATEFUL_NAMES, 'i');
-    } catch {
-      throw new Error(`mcp-stateless/no-first-caller-cache: statefulNames is not a valid regular expression: ${options.statefulNames}`);
-    }
+    const names = optionRegExp(options, 'no-first-caller-cache', 'statefulNames', options.statefulNames ?? DEFAULT_STATEFUL_NAMES);
     return {
       'Program:exit'() {
         const model = getModuleModel(context);

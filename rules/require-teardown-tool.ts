@@ -4,6 +4,7 @@ import { MODULE_OPTION_SCHEMAS, modulesOf } from '../src/analysis/options.js';
 import { DEFAULT_TEARDOWN_PATTERN, teardownFacts } from '../src/analysis/teardown.js';
 import { objectLiteralOf, optionProperty } from '../src/analysis/processes.js';
 import { createRule } from '../src/util/create-rule.js';
+import { optionRegExp } from '../src/util/option-regexp.js';
 import { handlerPhrase } from '../src/util/describe.js';
 
 export type Options = [{ teardownPattern?: string; fsModules?: string[]; processModules?: string[] }];
@@ -41,12 +42,7 @@ export default createRule<Options, MessageId>({
     defaultOptions: [{ teardownPattern: DEFAULT_TEARDOWN_PATTERN, fsModules: [], processModules: [] }],
   },
   create(context, [options]) {
-    let pattern: RegExp;
-    try {
-      pattern = new RegExp(options.teardownPattern ?? DEFAULT_TEARDOWN_PATTERN, 'i');
-    } catch {
-      throw new Error(`mcp-stateless/require-teardown-tool: teardownPattern is not a valid regular expression: ${options.teardownPattern}`);
-    }
+    const pattern = optionRegExp(options, 'require-teardown-tool', 'teardownPattern', options.teardownPattern ?? DEFAULT_TEARDOWN_PATTERN);
     return {
       'Program:exit'() {
         const model = getModuleModel(context);

@@ -58,3 +58,19 @@ describe('shared settings', () => {
     ).toThrow(/unknown key 'bogus'/);
   });
 });
+
+describe('regular-expression options', () => {
+  // Compiled once per options object (ESLint hands every file under one config the same object): a bad pattern is
+  // still the same one clear line on every file, not a cached success or a raw SyntaxError.
+  for (const [rule, option] of [
+    ['no-first-caller-cache', 'statefulNames'],
+    ['require-teardown-tool', 'teardownPattern'],
+  ] as const) {
+    it(`${rule}: ${option} that is not a regular expression is one line naming the rule and the option, on every file`, () => {
+      const message = `mcp-stateless/${rule}: ${option} is not a valid regular expression: (unclosed`;
+      expect(() => verify(rule, [{ [option]: '(unclosed' }])).toThrow(message);
+      expect(() => verify(rule, [{ [option]: '(unclosed' }])).toThrow(message);
+      expect(() => verify(rule, [{ [option]: '^(reset|cleanup)' }])).not.toThrow();
+    });
+  }
+});
