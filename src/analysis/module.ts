@@ -75,8 +75,12 @@ export class ModuleFacts {
     while (nodes.length > 0) {
       const node = nodes.pop()!;
       const own = owners.pop()!;
-      const childOwner = isFunction(node) ? node : own;
-      const keys = visitorKeys[node.type];
+      const type = node.type;
+      // Identifiers and literals are most of a tree and the index keeps none of them; an identifier's only runtime
+      // children are a parameter's decorators.
+      if (type === AST_NODE_TYPES.Literal || (type === AST_NODE_TYPES.Identifier && !node.decorators?.length)) continue;
+      const childOwner = type === AST_NODE_TYPES.ArrowFunctionExpression || type === AST_NODE_TYPES.FunctionExpression || type === AST_NODE_TYPES.FunctionDeclaration ? node : own;
+      const keys = visitorKeys[type];
       if (keys) {
         for (let i = keys.length - 1; i >= 0; i--) {
           const child = (node as unknown as Record<string, unknown>)[keys[i]];
