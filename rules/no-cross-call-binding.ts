@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { getModuleModel } from '../src/analysis/door.js';
+import { getModuleModel, isAnalysed } from '../src/analysis/door.js';
 import { describeHandler } from '../src/analysis/model.js';
 import { createRule } from '../src/util/create-rule.js';
 import { describeBinding, firstPerBindingAndHandler, handlerPhrase, lineOf } from '../src/util/describe.js';
@@ -35,6 +35,7 @@ export default createRule<Options, MessageId>({
     schema: [],
   },
   create(context) {
+    if (!isAnalysed(context)) return {};
     return {
       'Program:exit'() {
         const model = getModuleModel(context);

@@ -1,4 +1,4 @@
-import { getModuleModel } from '../src/analysis/door.js';
+import { getModuleModel, isAnalysed } from '../src/analysis/door.js';
 import { createRule } from '../src/util/create-rule.js';
 import { optionRegExp } from '../src/util/option-regexp.js';
 import { describeBinding, handlerPhrase } from '../src/util/describe.js';
@@ -43,6 +43,7 @@ export default createRule<Options, MessageId>({
   },
   create(context, [options]) {
     const names = optionRegExp(options, 'no-first-caller-cache', 'statefulNames', options.statefulNames ?? DEFAULT_STATEFUL_NAMES);
+    if (!isAnalysed(context)) return {};
     return {
       'Program:exit'() {
         const model = getModuleModel(context);

@@ -1,4 +1,4 @@
-import { getModuleModel } from '../src/analysis/door.js';
+import { getModuleModel, isAnalysed } from '../src/analysis/door.js';
 import { MODULE_OPTION_SCHEMAS, modulesOf } from '../src/analysis/options.js';
 import { fixedReason, getPathAnalysis, isFixed, isPerCall, pathKey, quote, type Trace } from '../src/analysis/paths.js';
 import { shellTargets } from '../src/analysis/shell.js';
@@ -67,6 +67,7 @@ export default createRule<Options, MessageId>({
     defaultOptions: [{ reportAllReads: false, reportAppends: false, fsModules: [], processModules: [] }],
   },
   create(context, [options]) {
+    if (!isAnalysed(context)) return {};
     return {
       'Program:exit'() {
         const model = getModuleModel(context);

@@ -1,4 +1,4 @@
-import { getModuleModel } from '../src/analysis/door.js';
+import { getModuleModel, isAnalysed } from '../src/analysis/door.js';
 import type { StateAccess } from '../src/analysis/state.js';
 import { AST_NODE_TYPES, type TSESLint } from '@typescript-eslint/utils';
 import { createRule } from '../src/util/create-rule.js';
@@ -30,6 +30,7 @@ export default createRule<Options, MessageId>({
     schema: [],
   },
   create(context) {
+    if (!isAnalysed(context)) return {};
     return {
       'Program:exit'() {
         const model = getModuleModel(context);

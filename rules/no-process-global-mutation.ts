@@ -1,4 +1,4 @@
-import { getModuleModel } from '../src/analysis/door.js';
+import { getModuleModel, isAnalysed } from '../src/analysis/door.js';
 import { findProcessGlobalWrites } from '../src/analysis/globals.js';
 import { createRule } from '../src/util/create-rule.js';
 import { handlerPhrase } from '../src/util/describe.js';
@@ -21,6 +21,7 @@ export default createRule<Options, MessageId>({
     schema: [],
   },
   create(context) {
+    if (!isAnalysed(context)) return {};
     return {
       'Program:exit'() {
         const model = getModuleModel(context);

@@ -1,4 +1,4 @@
-import { getModuleModel } from '../src/analysis/door.js';
+import { getModuleModel, isAnalysed } from '../src/analysis/door.js';
 import { createRule } from '../src/util/create-rule.js';
 import { describeBinding, firstPerBindingAndHandler, handlerPhrase } from '../src/util/describe.js';
 
@@ -20,6 +20,7 @@ export default createRule<Options, MessageId>({
     schema: [],
   },
   create(context) {
+    if (!isAnalysed(context)) return {};
     const sourceCode = context.sourceCode;
     return {
       'Program:exit'() {

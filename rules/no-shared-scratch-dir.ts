@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { memberName, unwrap } from '../src/analysis/ast.js';
-import { getModuleModel } from '../src/analysis/door.js';
+import { getModuleModel, isAnalysed } from '../src/analysis/door.js';
 import { MODULE_OPTION_SCHEMAS, modulesOf } from '../src/analysis/options.js';
 import { fixedReason, getPathAnalysis, isFixed, isSessionKeyed, quote } from '../src/analysis/paths.js';
 import { createRule } from '../src/util/create-rule.js';
@@ -29,6 +29,7 @@ export default createRule<Options, MessageId>({
     defaultOptions: [{ fsModules: [], processModules: [] }],
   },
   create(context, [options]) {
+    if (!isAnalysed(context)) return {};
     return {
       'Program:exit'() {
         const model = getModuleModel(context);

@@ -1,4 +1,4 @@
-import { getModuleModel } from '../src/analysis/door.js';
+import { getModuleModel, isAnalysed } from '../src/analysis/door.js';
 import { getWiring } from '../src/analysis/wiring.js';
 import { createRule } from '../src/util/create-rule.js';
 
@@ -35,6 +35,7 @@ export default createRule<Options, MessageId>({
     schema: [],
   },
   create(context) {
+    if (!isAnalysed(context)) return {};
     return {
       'Program:exit'() {
         const facts = getModuleModel(context).facts;

@@ -1,4 +1,4 @@
-import { getModuleModel } from '../src/analysis/door.js';
+import { getModuleModel, isAnalysed } from '../src/analysis/door.js';
 import { MODULE_OPTION_SCHEMAS, modulesOf } from '../src/analysis/options.js';
 import { getPathAnalysis, isPerCall, quote } from '../src/analysis/paths.js';
 import { createRule } from '../src/util/create-rule.js';
@@ -47,6 +47,7 @@ export default createRule<Options, MessageId>({
     defaultOptions: [{ guards: [], trustImportedGuardNames: true, fsModules: [], processModules: [] }],
   },
   create(context, [options]) {
+    if (!isAnalysed(context)) return {};
     return {
       'Program:exit'() {
         const model = getModuleModel(context);

@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import path from 'node:path';
 import { wrapperProcessAt } from '../src/analysis/isolation.js';
-import { getModuleModel } from '../src/analysis/door.js';
+import { getModuleModel, isAnalysed } from '../src/analysis/door.js';
 import { MODULE_OPTION_SCHEMAS, modulesOf } from '../src/analysis/options.js';
 import { getPathAnalysis, isPerCall, type PathAnalysis } from '../src/analysis/paths.js';
 import type { ProcessCall } from '../src/analysis/processes.js';
@@ -34,6 +34,7 @@ export default createRule<Options, MessageId>({
     defaultOptions: [{ fsModules: [], processModules: [] }],
   },
   create(context, [options]) {
+    if (!isAnalysed(context)) return {};
     return {
       'Program:exit'() {
         const model = getModuleModel(context);

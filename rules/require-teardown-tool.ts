@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, type TSESLint } from '@typescript-eslint/utils';
-import { getModuleModel, getServerModel } from '../src/analysis/door.js';
+import { getModuleModel, getServerModel, isAnalysed } from '../src/analysis/door.js';
 import { MODULE_OPTION_SCHEMAS, modulesOf } from '../src/analysis/options.js';
 import { DEFAULT_TEARDOWN_PATTERN, teardownFacts } from '../src/analysis/teardown.js';
 import { objectLiteralOf, optionProperty } from '../src/analysis/processes.js';
@@ -43,6 +43,7 @@ export default createRule<Options, MessageId>({
   },
   create(context, [options]) {
     const pattern = optionRegExp(options, 'require-teardown-tool', 'teardownPattern', options.teardownPattern ?? DEFAULT_TEARDOWN_PATTERN);
+    if (!isAnalysed(context)) return {};
     return {
       'Program:exit'() {
         const model = getModuleModel(context);

@@ -23,6 +23,7 @@ const NOT_TYPESCRIPT_ESLINT = " (this file's parser is not typescript-eslint's: 
 const MAY_WIRE = /McpServer|\bServer\b|FastMCP|Transport|createMcpHandler|mcp-handler|\bserve\(/;
 
 const modules = new WeakMap<TSESTree.Program, Map<string, ModuleModel | AnalysisBudgetExceeded>>();
+const textRelevance = new WeakMap<TSESTree.Program, Map<string, boolean>>();
 
 /** The settings of this lint, checked (one clear line on bad input). */
 export function getSettings(context: AnyContext): McpSettings {
@@ -44,6 +45,45 @@ export function getServerModel(context: AnyContext, options: { allowMissing?: bo
     throw new Error(TYPE_INFO_MISSING + (parser && !parser.includes('typescript-eslint') ? NOT_TYPESCRIPT_ESLINT : ''));
   }
   return serverModelOf(program, settings);
+}
+
+/**
+ * Whether the text of this module may register a handler or build, connect or route a server (a cheap superset test,
+ * once per file and settings). Without whole-server analysis nothing else brings a module into the analysis.
+ */
+function textMayServeOrWire(context: AnyContext, settings: McpSettings, key: string): boolean {
+  const ast = context.sourceCode.ast;
+  let perAst = textRelevance.get(ast);
+  if (!perAst) {
+    perAst = new Map();
+    textRelevance.set(ast, perAst);
+  }
+  let relevant = perAst.get(key);
+  if (relevant === undefined) {
+    const text = context.sourceCode.text;
+    relevant = mayRegisterHandlers(text, settings) || MAY_WIRE.test(text);
+    perAst.set(key, relevant);
+  }
+  return relevant;
+}
+
+/**
+ * Whether this module is analysed at all: its text may register a handler or wire a server, or (with whole-server
+ * analysis) another module may reach into it. A module that is not has no handler code and no wiring, so every rule
+ * that asks about those can return no listeners from `create` (most files of a server, at no cost beyond this test).
+ */
+export function isAnalysed(context: AnyContext): boolean {
+  let settings: McpSettings;
+  try {
+    settings = getSettings(context);
+  } catch {
+    // Bad settings are reported where they always were, by the model's getter in the rule's listener (one clean line;
+    // ESLint wraps errors thrown while a rule is created in a banner of its own).
+    return true;
+  }
+  // With whole-server analysis, other modules decide (their calls into this one): the model is asked.
+  if (settings.crossFile) return true;
+  return textMayServeOrWire(context, settings, settingsKey(settings));
 }
 
 /**
@@ -71,7 +111,7 @@ export function getModuleModel(context: AnyContext): ModuleModel {
       if (!model) {
         const links = server ? server.linksFor(context.filename) : NO_LINKS;
         // Most files of a server serve no call and wire no server: their text says so, and they are not indexed.
-        const relevant = links.roots.length > 0 || mayRegisterHandlers(sourceCode.text, settings) || MAY_WIRE.test(sourceCode.text);
+        const relevant = links.roots.length > 0 || textMayServeOrWire(context, settings, key);
         const facts = new ModuleFacts(ast, sourceCode.scopeManager!, sourceCode.visitorKeys as Record<string, readonly string[]>, settings, context.filename, { index: relevant });
         model = new ModuleModel(facts, links);
       }

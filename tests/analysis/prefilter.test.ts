@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { mayRegisterHandlers } from '../../src/analysis/discovery.js';
 import { readSettings } from '../../src/analysis/settings.js';
+import plugin from '../../src/index.js';
 
 const settings = readSettings({});
 
@@ -51,5 +52,38 @@ describe('mayRegisterHandlers', () => {
     expect(mayRegisterHandlers('export const t = { name: "x", input: s, perform: fn };', custom)).toBe(true);
     expect(mayRegisterHandlers('export const t = { name: "x", input: s, execute: fn };', custom)).toBe(false);
     expect(mayRegisterHandlers('defineTool("x", fn)', custom)).toBe(true);
+  });
+});
+
+describe('rules on a module the text test turns away', () => {
+  // Without whole-server analysis nothing but its text brings a module into the analysis: a module whose text can
+  // neither register a handler nor wire a server has no handler code, so the rules that ask about handler code and
+  // wiring return no listeners at all (no model is built for it). The registry rules read other files' shapes.
+  const READS_DEFINITIONS = new Set(['require-max-concurrent', 'require-statelessness-probe', 'no-implicit-global-share']);
+  const listenersOf = (name: string, text: string, settings: Record<string, unknown> = {}) => {
+    const rule = plugin.rules[name as keyof typeof plugin.rules] as unknown as { meta: { defaultOptions?: unknown[] }; create(context: unknown): Record<string, unknown> };
+    const context = { id: name, sourceCode: { text, ast: { type: 'Program' } }, settings, options: rule.meta.defaultOptions ?? [], filename: 'x.ts', physicalFilename: 'x.ts', cwd: '/', report() {} };
+    return Object.keys(rule.create(context));
+  };
+  const plain = "import { readFile } from 'node:fs/promises';\nexport async function load(p: string) { return JSON.parse(await readFile(p, 'utf8')); }\n";
+  const server = "server.tool('load', {}, async (args) => ({ content: [] }));\n";
+  const wiring = "const transport = new StreamableHTTPServerTransport({});\n";
+
+  for (const name of Object.keys(plugin.rules)) {
+    if (READS_DEFINITIONS.has(name)) continue;
+    it(`${name}: no listeners on plain code; listeners once the text may register a handler or wire a server`, () => {
+      expect(listenersOf(name, plain)).toEqual([]);
+      expect(listenersOf(name, server)).toEqual(['Program:exit']);
+      expect(listenersOf(name, wiring)).toEqual(['Program:exit']);
+    });
+  }
+
+  it('a configured registration function brings a module in', () => {
+    expect(listenersOf('no-cross-call-binding', 'defineTool({ run() {} });\n')).toEqual([]);
+    expect(listenersOf('no-cross-call-binding', 'defineTool({ run() {} });\n', { 'mcp-stateless': { registrationFunctions: ['defineTool'] } })).toEqual(['Program:exit']);
+  });
+
+  it('with whole-server analysis other modules decide: every module keeps its listeners', () => {
+    expect(listenersOf('no-cross-call-binding', plain, { 'mcp-stateless': { crossFile: true } })).toEqual(['Program:exit']);
   });
 });
