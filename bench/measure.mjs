@@ -73,21 +73,28 @@ async function timedLint(eslint, files) {
 /** A rule that builds the shared per-file analysis first, so `stats` shows it on its own line (when dist has it). */
 async function sharedAnalysisPlugin() {
   try {
-    const { getModuleModel: getServerModel } = await import('../dist/src/analysis/door.js');
+    const { getModuleModel, isAnalysed } = await import('../dist/src/analysis/door.js');
     const { getDefinitionRecords } = await import('../dist/src/analysis/definitions.js');
-    if (typeof getServerModel !== 'function' || typeof getDefinitionRecords !== 'function') return null;
+    if (typeof getModuleModel !== 'function' || typeof getDefinitionRecords !== 'function') return null;
     return {
       meta: { name: 'bench', version: '0.0.0' },
       rules: {
         'shared-analysis': {
           meta: { type: 'problem', schema: [] },
+          // What the rules share, and only where they ask for it: the definition records on every file; the module
+          // model (and its state accesses, for handler code) on the modules the rules analyse at all.
           create(context) {
-            return {
+            const listeners = {
               Program() {
                 getDefinitionRecords(context.sourceCode);
               },
+            };
+            if (typeof isAnalysed === 'function' && !isAnalysed(context)) return listeners;
+            return {
+              ...listeners,
               'Program:exit'() {
-                getServerModel(context).stateAccesses?.();
+                const model = getModuleModel(context);
+                if (model.servesCalls !== false) model.stateAccesses?.();
               },
             };
           },
