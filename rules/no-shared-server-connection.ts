@@ -1,5 +1,5 @@
 import { getModuleModel, isAnalysed } from '../src/analysis/door.js';
-import { getWiring } from '../src/analysis/wiring.js';
+import { getWiring, mentionsMcp } from '../src/analysis/wiring.js';
 import { createRule } from '../src/util/create-rule.js';
 
 export type Options = [];
@@ -39,8 +39,9 @@ export default createRule<Options, MessageId>({
     return {
       'Program:exit'() {
         const facts = getModuleModel(context).facts;
-        // A module whose text names no server, transport or registration was not indexed: it wires nothing.
-        if (!facts.indexed) return;
+        // A module whose text names no server, transport or registration was not indexed: it wires nothing. One that
+        // never mentions MCP wires some other server.
+        if (!facts.indexed || !mentionsMcp(context.sourceCode.text)) return;
         const wiring = getWiring(facts);
         for (const f of wiring.findings()) {
           switch (f.kind) {

@@ -47,6 +47,16 @@ const PER_REQUEST_BUILDERS = new Set(['createMcpHandler']);
 const SERVER_CLASSES = new Set(['McpServer', 'Server', 'FastMCP']);
 const STATELESS_CAPABLE = /StreamableHTTPServerTransport$/;
 
+/**
+ * Whether a module's text says anything of MCP (an SDK or fastmcp import, `McpServer`, a `/mcp` route, `mcpServer`):
+ * wiring that never mentions MCP is some other HTTP server's (a bundler's dev server), whose per-request code is not
+ * this analysis' business and can be the largest code in a project (vite's 1.4 MB bundle).
+ */
+export function mentionsMcp(text: string): boolean {
+  return MENTIONS_MCP.test(text);
+}
+const MENTIONS_MCP = /mcp|modelcontextprotocol/i;
+
 function isMcpSource(source: string): boolean {
   return source.includes('modelcontextprotocol') || source === 'fastmcp';
 }

@@ -36,6 +36,17 @@ import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 
 ruleTester.run('no-shared-server-connection', rule, {
   valid: [
+    // A dev server that never mentions MCP (a bundler's, vite-like): the same per-connection hook shape as the
+    // invalid case at the end, but nothing here is an MCP server's wiring.
+    `import { Server } from 'node:http';
+import express from 'express';
+const app = express();
+const server = new Server(app);
+app.get('/__hmr', async (_req, res) => {
+  process.on('uncaughtException', (err) => { res.write(String(err)); });
+  console.log = (...args: unknown[]) => { res.write(args.join(' ')); };
+});
+server.listen(5173);`,
     // Hand-written transports that are not shared: one made per request, and one that keeps each request's reply
     // channel under the message id it answers (not in one field).
     `${v1}class PerRequest {
