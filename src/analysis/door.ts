@@ -5,6 +5,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type * as ts from 'typescript';
 import { AnalysisBudgetExceeded } from './budget.js';
+import { cachedPer } from './cache.js';
 import { ModuleModel, NO_LINKS } from './model.js';
 import { mayRegisterHandlers } from './discovery.js';
 import { ModuleFacts } from './module.js';
@@ -52,19 +53,8 @@ export function getServerModel(context: AnyContext, options: { allowMissing?: bo
  * once per file and settings). Without whole-server analysis nothing else brings a module into the analysis.
  */
 function textMayServeOrWire(context: AnyContext, settings: McpSettings, key: string): boolean {
-  const ast = context.sourceCode.ast;
-  let perAst = textRelevance.get(ast);
-  if (!perAst) {
-    perAst = new Map();
-    textRelevance.set(ast, perAst);
-  }
-  let relevant = perAst.get(key);
-  if (relevant === undefined) {
-    const text = context.sourceCode.text;
-    relevant = mayRegisterHandlers(text, settings) || MAY_WIRE.test(text);
-    perAst.set(key, relevant);
-  }
-  return relevant;
+  const text = context.sourceCode.text;
+  return cachedPer(textRelevance, context.sourceCode.ast, key, () => mayRegisterHandlers(text, settings) || MAY_WIRE.test(text));
 }
 
 /**
