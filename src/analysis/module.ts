@@ -79,7 +79,7 @@ export class ModuleFacts {
       // Identifiers and literals are most of a tree and the index keeps none of them; an identifier's only runtime
       // children are a parameter's decorators.
       if (type === AST_NODE_TYPES.Literal || (type === AST_NODE_TYPES.Identifier && !node.decorators?.length)) continue;
-      const childOwner = type === AST_NODE_TYPES.ArrowFunctionExpression || type === AST_NODE_TYPES.FunctionExpression || type === AST_NODE_TYPES.FunctionDeclaration ? node : own;
+      const childOwner = isFunction(node) ? node : own;
       const keys = visitorKeys[type];
       if (keys) {
         for (let i = keys.length - 1; i >= 0; i--) {
