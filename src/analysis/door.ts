@@ -9,6 +9,7 @@ import { cachedPer } from './cache.js';
 import { ModuleModel, NO_LINKS } from './model.js';
 import { mayRegisterHandlers } from './discovery.js';
 import { ModuleFacts } from './module.js';
+import { parserConversionOf, type ParserConversion } from './estree.js';
 import { serverModelOf, type ServerModel } from './server.js';
 import { readSettings, settingsKey, type McpSettings } from './settings.js';
 
@@ -45,7 +46,15 @@ export function getServerModel(context: AnyContext, options: { allowMissing?: bo
     const parser = (context as unknown as { languageOptions?: { parser?: { meta?: { name?: string } } } }).languageOptions?.parser?.meta?.name;
     throw new Error(TYPE_INFO_MISSING + (parser && !parser.includes('typescript-eslint') ? NOT_TYPESCRIPT_ESLINT : ''));
   }
-  return serverModelOf(program, settings);
+  const { sourceCode } = context;
+  return serverModelOf(program, settings, typescriptEslintConversion(context), { fileName: context.filename, text: sourceCode.text, ast: sourceCode.ast });
+}
+
+/** How typescript-eslint's parser converts this lint's files, when it is the parser (null for any other parser). */
+function typescriptEslintConversion(context: AnyContext): ParserConversion | null {
+  const languageOptions = (context as unknown as { languageOptions?: { parser?: { meta?: { name?: string } }; parserOptions?: Record<string, unknown> } }).languageOptions;
+  const name = languageOptions?.parser?.meta?.name;
+  return name === 'typescript-eslint/parser' ? parserConversionOf(languageOptions?.parserOptions) : null;
 }
 
 /**

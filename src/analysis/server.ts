@@ -11,6 +11,7 @@ import { ModuleFacts } from './module.js';
 import { classMember, propertyOf, resolveValues, resolveVariable, returnedExpressions, type Value } from './resolve.js';
 import { settingsKey, type McpSettings } from './settings.js';
 import { toolNames } from './teardown.js';
+import { toEstree, type ParserConversion } from './estree.js';
 import { cachedPer } from './cache.js';
 
 /** One module of the program, as far as it does not depend on the rest of the program (cached per source file). */
@@ -27,6 +28,13 @@ interface Unit extends UnitFacts {
   /** Bumped whenever this unit gains a root or a long-lived class: its model must be rebuilt. */
   version: number;
   modelVersion: number;
+}
+
+/** A file as ESLint is linting it: its name, text and the tree typescript-eslint's parser made of it. */
+export interface LintedFile {
+  fileName: string;
+  text: string;
+  ast: TSESTree.Program;
 }
 
 const MAX_ROUNDS = 25;
@@ -55,11 +63,19 @@ export class ServerModel {
   constructor(
     private readonly program: ts.Program,
     private readonly settings: McpSettings,
+    /** How typescript-eslint's parser will convert this program's files (the model converts once for both), if known. */
+    private readonly parser: ParserConversion | null = null,
+    /** The file whose lint builds the model, as typescript-eslint's parser already converted it (not converted again). */
+    current: LintedFile | null = null,
   ) {
     this.tsApi = loadTypeScript();
     this.settingsKey = settingsKey(settings);
+    this.current = parser ? current : null;
     this.build();
+    this.current = null;
   }
+
+  private current: LintedFile | null;
 
   /** Is this class (by the start of its range in that file) instantiated once, at module level, by another module? */
   classIsLongLived(fileName: string, rangeStart: number): boolean {
@@ -154,7 +170,8 @@ export class ServerModel {
     if (hit) return hit;
     let facts: UnitFacts | null = null;
     try {
-      const ast = toEstree(sf, fileName);
+      const current = this.current;
+      const ast = current && current.text === sf.text && path.resolve(current.fileName) === fileName ? current.ast : toEstree(sf, fileName, this.parser);
       // No lib globals: the analysis treats a variable without definitions as no variable (a global), and building the
       // hundreds of ES lib globals for every module was a tenth of its cost.
       const scopeManager = analyze(ast, { sourceType: 'module', lib: [] });
@@ -445,36 +462,6 @@ function applyPath(facts: ModuleFacts, values: Value[], steps: string[], onLongL
   return cur;
 }
 
-// typescript-estree's converter, applied to the program's own source file: no second TypeScript parse of the text.
-// Loaded on first use (whole-server analysis only): typescript-estree loads TypeScript, which a plain-JavaScript lint
-// must never need.
-let converter: ((sf: ts.SourceFile, settings: object, maps: boolean) => { estree: TSESTree.Program }) | null | undefined;
-type Estree = typeof import('@typescript-eslint/typescript-estree');
-let estree: Estree | undefined;
-
-function toEstree(sf: ts.SourceFile, fileName: string): TSESTree.Program {
-  estree ??= createRequire(import.meta.url)('@typescript-eslint/typescript-estree') as Estree;
-  const { parse, simpleTraverse } = estree;
-  if (converter === undefined) {
-    try {
-      converter = (createRequire(import.meta.url)('@typescript-eslint/typescript-estree/use-at-your-own-risk') as { astConverter: typeof converter }).astConverter ?? null;
-    } catch {
-      converter = null;
-    }
-  }
-  let ast: TSESTree.Program;
-  // The converter needs the source file's parent pointers (programs made by typescript-eslint have them; a program
-  // made with plain `ts.createProgram` does not).
-  const hasParents = sf.statements.length === 0 || sf.statements[0].parent === sf;
-  if (converter && hasParents) {
-    ast = converter(sf, { allowInvalidAST: false, errorOnUnknownASTType: false, suppressDeprecatedPropertyWarnings: true, range: true, loc: true, tokens: false, comment: false }, false).estree;
-  } else {
-    ast = parse(sf.text, { range: true, loc: true, jsx: /\.[jt]sx$/.test(fileName), comment: false });
-  }
-  simpleTraverse(ast, { enter() {} }, true);
-  return ast;
-}
-
 function loadTypeScript(): typeof ts | null {
   try {
     return createRequire(import.meta.url)('typescript') as typeof ts;
@@ -486,6 +473,6 @@ function loadTypeScript(): typeof ts | null {
 /** One server model per TypeScript program and settings (WeakMap: collected with the program). */
 const servers = new WeakMap<object, Map<string, ServerModel>>();
 
-export function serverModelOf(program: ts.Program, settings: McpSettings): ServerModel {
-  return cachedPer(servers, program, settingsKey(settings), () => new ServerModel(program, settings));
+export function serverModelOf(program: ts.Program, settings: McpSettings, parser: ParserConversion | null = null, current: LintedFile | null = null): ServerModel {
+  return cachedPer(servers, program, settingsKey(settings), () => new ServerModel(program, settings, parser, current));
 }
