@@ -79,8 +79,13 @@ function generate(x) {
 const FLOOR = { plugins: { bench: { rules: { empty: { create: () => ({}) } } } }, rules: { 'bench/empty': 'error' } };
 
 async function run(dir, mode) {
+  // `…-stats` runs turn on ESLint's own timing (parse and per-rule times per file); it adds a little to every rule's
+  // time, so their wall times are not used for the ratios.
+  const stats = mode.endsWith('-stats');
+  mode = mode.replace(/-stats$/, '');
   const eslint = new ESLint({
     cwd: dir,
+    stats,
     overrideConfigFile: true,
     overrideConfig: [
       { files: ['**/*.ts'], languageOptions: { parser: tsParser, parserOptions: { projectService: true, tsconfigRootDir: dir } } },
@@ -92,7 +97,15 @@ async function run(dir, mode) {
   const results = await eslint.lintFiles(['src']);
   const ms = performance.now() - t0;
   const c = process.cpuUsage(c0);
-  return { ms, cpuMs: (c.user + c.system) / 1000, findings: results.reduce((n, r) => n + r.messages.length, 0), fatal: results.reduce((n, r) => n + r.messages.filter((m) => m.fatal).length, 0) };
+  let parseMs = 0;
+  let rulesMs = 0;
+  for (const r of results) {
+    for (const pass of r.stats?.times?.passes ?? []) {
+      parseMs += pass.parse.total;
+      for (const t of Object.values(pass.rules ?? {})) rulesMs += t.total;
+    }
+  }
+  return { ms, cpuMs: (c.user + c.system) / 1000, parseMs, rulesMs, findings: results.reduce((n, r) => n + r.messages.length, 0), fatal: results.reduce((n, r) => n + r.messages.filter((m) => m.fatal).length, 0) };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -126,6 +139,7 @@ for (const x of SIZES) {
   const cpuRatios = [];
   let findings = 0;
   let buildsPerRun = 0;
+  const split = { floorParse: [], rulesParse: [], rulesOwn: [] };
   for (let r = 0; r < REPS; r++) {
     // Each triple (typed parse only, the floor, recommended-type-checked) runs back to back, in rotating order, and is
     // compared within itself: this machine's speed drifts by ±15% over seconds, which medians of separate runs would
@@ -139,6 +153,13 @@ for (const x of SIZES) {
     floorRatios.push(got.rules.ms / got.floor.ms);
     cpuRatios.push(got.rules.cpuMs / got.parse.cpuMs);
     findings = got.rules.findings;
+    // Inside ESLint: what parsing cost with the floor and with the rules on (the server model converts each file once
+    // and hands it to typescript-eslint's parser, so the parse shrinks while the rules' time holds the conversion).
+    const floorStats = child(dir, 'floor-stats');
+    const rulesStats = child(dir, 'rules-stats');
+    split.floorParse.push(floorStats.parseMs);
+    split.rulesParse.push(rulesStats.parseMs);
+    split.rulesOwn.push(rulesStats.rulesMs);
   }
   rows.push({
     x,
@@ -155,6 +176,9 @@ for (const x of SIZES) {
     floorHigh: Math.max(...floorRatios),
     findings,
     buildsPerRun,
+    floorParse: median(split.floorParse),
+    rulesParse: median(split.rulesParse),
+    rulesOwn: median(split.rulesOwn),
   });
 }
 
@@ -168,6 +192,12 @@ for (const r of rows) {
   console.log(
     `| ${r.x}× | ${r.files} | ${r.parse.toFixed(0)} | ${r.floor.toFixed(0)} | ${r.rules.toFixed(0)} | ${r.ratio.toFixed(2)}× (${r.low.toFixed(2)}–${r.high.toFixed(2)}) | ${r.floorRatio.toFixed(2)}× (${r.floorLow.toFixed(2)}–${r.floorHigh.toFixed(2)}) | ${r.cpuRatio.toFixed(2)}× | ${r.findings} | ${r.buildsPerRun} | ${((r.rules - r.parse) / r.files).toFixed(2)} |`,
   );
+}
+console.log('\nInside ESLint (ESLint `stats`, one floor run and one recommended-type-checked run per repetition, medians): parsing, with the floor and with the rules, and the rules\' own time (which holds the server model, its conversion of every file included).\n');
+console.log('| size | parse, floor (ms) | parse, recommended-type-checked (ms) | rules (ms) | (parse + rules) ÷ floor parse |');
+console.log('| --- | ---: | ---: | ---: | ---: |');
+for (const r of rows) {
+  console.log(`| ${r.x}× | ${r.floorParse.toFixed(0)} | ${r.rulesParse.toFixed(0)} | ${r.rulesOwn.toFixed(0)} | ${((r.rulesParse + r.rulesOwn) / r.floorParse).toFixed(2)}× |`);
 }
 const base = rows[0];
 for (const r of rows.slice(1)) {
