@@ -52,9 +52,8 @@ export function getServerModel(context: AnyContext, options: { allowMissing?: bo
 
 /** How typescript-eslint's parser converts this lint's files, when it is the parser (null for any other parser). */
 function typescriptEslintConversion(context: AnyContext): ParserConversion | null {
-  const languageOptions = (context as unknown as { languageOptions?: { parser?: { meta?: { name?: string } }; parserOptions?: Record<string, unknown> } }).languageOptions;
-  const name = languageOptions?.parser?.meta?.name;
-  return name === 'typescript-eslint/parser' ? parserConversionOf(languageOptions?.parserOptions) : null;
+  const languageOptions = (context as unknown as { languageOptions?: { parser?: unknown; parserOptions?: Record<string, unknown> } }).languageOptions;
+  return parserConversionOf(languageOptions?.parser, languageOptions?.parserOptions);
 }
 
 /**

@@ -44,7 +44,19 @@ export interface ParserConversion {
   preserveNodeMaps: boolean;
 }
 
-export function parserConversionOf(parserOptions: Record<string, unknown> | undefined): ParserConversion {
+/**
+ * How typescript-eslint's parser will convert this lint's files, from ESLint's parser and parser options: null unless
+ * the parser is the copy of typescript-eslint's parser whose typescript-estree the hand-over reaches (any other
+ * parser, or another copy, converts by itself).
+ */
+export function parserConversionOf(parser: unknown, parserOptions: Record<string, unknown> | undefined): ParserConversion | null {
+  const parse = (parser as { parseForESLint?: unknown } | null | undefined)?.parseForESLint;
+  if (typeof parse !== 'function') return null;
+  try {
+    if ((require('@typescript-eslint/parser') as { parseForESLint?: unknown }).parseForESLint !== parse) return null;
+  } catch {
+    return null;
+  }
   const o = parserOptions ?? {};
   return {
     allowInvalidAST: o.allowInvalidAST === true,

@@ -3,6 +3,7 @@
 // and every other rule see must not change: the same tree (tokens and comments included), the same type information
 // through the parser's services, the same findings.
 import tsParser from '@typescript-eslint/parser';
+import tseslint from 'typescript-eslint';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { ESLint, type Rule } from 'eslint';
 import { ESLint as ESLint9 } from 'eslint9';
@@ -65,12 +66,15 @@ async function lintCopy(Eslint: typeof ESLint, name: string, parser: unknown): P
 
 describe('one ESTree conversion per file in type-checked runs', () => {
   it.each([
-    ['10', ESLint],
-    ['9', ESLint9 as unknown as typeof ESLint],
-  ])('hands the model’s conversion to the parser and changes nothing ESLint %s sees', async (major, Eslint) => {
-    const shared = await lintCopy(Eslint, `shared-${major}`, tsParser);
-    // The same parser under another name: the model does not know how it converts, so nothing is handed over.
-    const own = await lintCopy(Eslint, `own-${major}`, { meta: { name: 'wrapped-parser' }, parseForESLint: tsParser.parseForESLint });
+    ['10', ESLint, tsParser],
+    ['9', ESLint9 as unknown as typeof ESLint, tsParser],
+    ['10 (typescript-eslint’s `parser`, as the README configures it)', ESLint, tseslint.parser],
+  ])('hands the model’s conversion to the parser and changes nothing ESLint %s sees', async (label, Eslint, parser) => {
+    const major = label.slice(0, 2).trim() + (parser === tsParser ? '' : '-tseslint');
+    const shared = await lintCopy(Eslint, `shared-${major}`, parser);
+    // The same parser behind a wrapper: the model cannot know how it converts, so nothing is handed over.
+    const wrapped = { meta: { name: 'wrapped-parser' }, parseForESLint: (code: string, options: unknown) => tsParser.parseForESLint(code, options as never) };
+    const own = await lintCopy(Eslint, `own-${major}`, wrapped);
 
     expect(shared.seen.size).toBeGreaterThan(5);
     expect([...shared.seen.keys()].sort()).toEqual([...own.seen.keys()].sort());
