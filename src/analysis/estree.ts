@@ -4,9 +4,11 @@
 // The server model needs every module of the server before the first file's rules report, so it converts the program's
 // source files itself; typescript-eslint's parser then converts each file again when ESLint lints it. A TypeScript
 // source file is immutable and the conversion is a function of it and a handful of settings, so the model converts with
-// the settings the parser will ask for (tokens, comments, node maps) and keeps the result for that source-file object;
+// the settings the parser will ask for (node maps included) and keeps the result for that source-file object;
 // typescript-eslint's converter, when asked for that very object with those very settings, hands it over once instead
-// of converting again. Any other question (another source file: a new program after an edit, another text; other
+// of converting again. Tokens and comments, which only ESLint needs, are made at the hand-over (by the converter's own
+// functions, as it would have made them): a file the lint never reaches (the rest of the server in a pre-commit run of
+// one file, the files not opened in the editor) costs the model no more than before. Any other question (another source file: a new program after an edit, another text; other
 // settings; a second parse) is the converter's own. Nothing else in typescript-eslint's parse changes: it still finds
 // the program, builds its services and analyses scopes itself.
 //
@@ -66,9 +68,12 @@ export function parserConversionOf(parser: unknown, parserOptions: Record<string
   };
 }
 
+/** The settings that change the tree itself (tokens and comments are added at the hand-over). */
 function keyOf(s: ConverterSettings, preserveNodeMaps: boolean): string {
-  return [s.allowInvalidAST, s.comment, s.errorOnUnknownASTType, s.loc, s.range, s.suppressDeprecatedPropertyWarnings, s.tokens != null, preserveNodeMaps].map(Number).join('');
+  return [s.allowInvalidAST, s.errorOnUnknownASTType, s.loc, s.range, s.suppressDeprecatedPropertyWarnings, preserveNodeMaps].map(Number).join('');
 }
+
+type Extra = (sf: ts.SourceFile) => unknown[];
 
 interface Shared {
   /** typescript-estree's own converter. */
@@ -93,17 +98,26 @@ function share(): Shared | null {
     // The settings below are what the converter of typescript-estree 8 reads; another major may read more.
     const { version } = parserRequire('@typescript-eslint/typescript-estree/package.json') as { version: string };
     if (!version.startsWith('8.')) return null;
-    const converterPath = path.join(path.dirname(parserRequire.resolve('@typescript-eslint/typescript-estree')), 'ast-converter.js');
-    const mod = parserRequire(converterPath) as { astConverter?: unknown };
+    const dist = path.dirname(parserRequire.resolve('@typescript-eslint/typescript-estree'));
+    const mod = parserRequire(path.join(dist, 'ast-converter.js')) as { astConverter?: unknown };
+    // The functions the converter makes tokens and comments with.
+    const { convertTokens } = parserRequire(path.join(dist, 'node-utils.js')) as { convertTokens?: Extra };
+    const { convertComments } = parserRequire(path.join(dist, 'convert-comments.js')) as { convertComments?: Extra };
     const desc = Object.getOwnPropertyDescriptor(mod, 'astConverter');
-    if (!desc || !desc.writable || typeof desc.value !== 'function') return null;
+    if (!desc || !desc.writable || typeof desc.value !== 'function' || typeof convertTokens !== 'function' || typeof convertComments !== 'function') return null;
     const convert = desc.value as Converter;
     const pending: Shared['pending'] = new WeakMap();
     mod.astConverter = function astConverter(sf: ts.SourceFile, settings: ConverterSettings, preserveNodeMaps: boolean): Conversion {
       const hit = pending.get(sf);
       if (hit) {
         pending.delete(sf);
-        if (hit.key === keyOf(settings, preserveNodeMaps)) return hit.conversion;
+        if (hit.key === keyOf(settings, preserveNodeMaps)) {
+          // In the converter's order: the tree, then its tokens, then its comments.
+          const estree = hit.conversion.estree as unknown as { tokens?: unknown[]; comments?: unknown[] };
+          if (settings.tokens) estree.tokens = convertTokens(sf);
+          if (settings.comment) estree.comments = convertComments(sf);
+          return hit.conversion;
+        }
       }
       return convert(sf, settings, preserveNodeMaps);
     };
@@ -142,7 +156,7 @@ export function toEstree(sf: ts.SourceFile, fileName: string, parser: ParserConv
   const hasParents = sf.statements.length === 0 || sf.statements[0].parent === sf;
   const s = parser && hasParents ? share() : null;
   if (s && parser) {
-    const settings: ConverterSettings = { allowInvalidAST: parser.allowInvalidAST, comment: true, errorOnUnknownASTType: parser.errorOnUnknownASTType, loc: true, range: true, suppressDeprecatedPropertyWarnings: parser.suppressDeprecatedPropertyWarnings, tokens: [] };
+    const settings: ConverterSettings = { allowInvalidAST: parser.allowInvalidAST, comment: false, errorOnUnknownASTType: parser.errorOnUnknownASTType, loc: true, range: true, suppressDeprecatedPropertyWarnings: parser.suppressDeprecatedPropertyWarnings, tokens: null };
     const conversion = s.convert(sf, settings, parser.preserveNodeMaps);
     s.pending.set(sf, { key: keyOf(settings, parser.preserveNodeMaps), conversion });
     ast = conversion.estree;
