@@ -54,11 +54,7 @@ export interface ParserConversion {
 export function parserConversionOf(parser: unknown, parserOptions: Record<string, unknown> | undefined): ParserConversion | null {
   const parse = (parser as { parseForESLint?: unknown } | null | undefined)?.parseForESLint;
   if (typeof parse !== 'function') return null;
-  try {
-    if ((require('@typescript-eslint/parser') as { parseForESLint?: unknown }).parseForESLint !== parse) return null;
-  } catch {
-    return null;
-  }
+  if (ownParseForESLint() !== parse) return null;
   const o = parserOptions ?? {};
   return {
     allowInvalidAST: o.allowInvalidAST === true,
@@ -88,6 +84,20 @@ let shared: Shared | null | undefined;
 let plainConverter: Converter | null | undefined;
 
 const require = createRequire(import.meta.url);
+
+// The `parseForESLint` of the typescript-eslint parser we resolve (null when there is none), resolved once: a
+// `require` resolves its path on every call, and this is asked by every rule on every file of a type-checked lint.
+let ownParse: unknown;
+function ownParseForESLint(): unknown {
+  if (ownParse === undefined) {
+    try {
+      ownParse = (require('@typescript-eslint/parser') as { parseForESLint?: unknown }).parseForESLint ?? null;
+    } catch {
+      ownParse = null;
+    }
+  }
+  return ownParse;
+}
 
 function share(): Shared | null {
   if (shared !== undefined) return shared;
