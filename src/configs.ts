@@ -1,5 +1,5 @@
-import json from '@eslint/json';
 import type { ESLint, Linter } from 'eslint';
+import { createRequire } from 'node:module';
 import type { McpRuleDocs } from './util/create-rule.js';
 
 export const PREFIX = 'mcp-stateless';
@@ -51,19 +51,35 @@ export function buildConfigs(plugin: ESLint.Plugin, rules: Record<string, AnyRul
       rules,
     },
   ];
-  return {
+  const configs = {
     'recommended-type-checked': typeChecked('recommended-type-checked', recommendedRules),
     'strict-type-checked': typeChecked('strict-type-checked', strictRules),
     recommended: [{ name: `${PREFIX}/recommended`, files: SOURCE_FILES, plugins, rules: recommendedRules }],
     strict: [{ name: `${PREFIX}/strict`, files: SOURCE_FILES, plugins, rules: strictRules }],
-    json: [
-      {
-        name: `${PREFIX}/json`,
-        files: JSON_FILES,
-        language: 'json/json',
-        plugins: { json: json as unknown as ESLint.Plugin, ...plugins },
-        rules: jsonRules,
-      },
-    ],
-  };
+  } as PluginConfigs;
+  // `json` loads @eslint/json (about 40 ms) on first use, not whenever ESLint loads the plugin: most lints never ask
+  // for it, and every process of theirs (a pre-commit hook, each CI job, the editor's server) would pay for it.
+  let jsonConfig: Linter.Config[] | undefined;
+  Object.defineProperty(configs, 'json', {
+    enumerable: true,
+    get(): Linter.Config[] {
+      jsonConfig ??= [
+        {
+          name: `${PREFIX}/json`,
+          files: JSON_FILES,
+          language: 'json/json',
+          plugins: { json: loadJsonPlugin(), ...plugins },
+          rules: jsonRules,
+        },
+      ];
+      return jsonConfig;
+    },
+  });
+  return configs;
+}
+
+/** @eslint/json's plugin object (an ES module, loaded synchronously: Node ≥ 20.19 requires ES modules). */
+function loadJsonPlugin(): ESLint.Plugin {
+  const mod = createRequire(import.meta.url)('@eslint/json') as { default?: ESLint.Plugin };
+  return mod.default ?? (mod as ESLint.Plugin);
 }

@@ -38,7 +38,8 @@ const plugin: McpStatelessPlugin = {
   rules,
   configs: {} as PluginConfigs,
 };
-Object.assign(plugin.configs, buildConfigs(plugin, ruleModules));
+// Not Object.assign: that would read (and so load) the lazy `json` config.
+plugin.configs = buildConfigs(plugin, ruleModules);
 
 export { rules };
 export const configs: PluginConfigs = plugin.configs;
