@@ -11,6 +11,7 @@ import { mayRegisterHandlers } from './discovery.js';
 import { ModuleFacts } from './module.js';
 import { parserConversionOf, type ParserConversion } from './estree.js';
 import { serverModelOf, type ServerModel } from './server.js';
+import { mentionsMcp } from './wiring.js';
 import { readSettings, settingsKey, type McpSettings } from './settings.js';
 
 export type AnyContext = Readonly<TSESLint.RuleContext<string, readonly unknown[]>>;
@@ -21,8 +22,12 @@ export const TYPE_INFO_MISSING =
 
 const NOT_TYPESCRIPT_ESLINT = " (this file's parser is not typescript-eslint's: set languageOptions.parser to typescript-eslint's parser for it, or lint it with the recommended config)";
 
-/** Text of a module that may build, connect or route an MCP server or transport (what the wiring rule looks at). */
+/**
+ * Text of a module that may build, connect or route an MCP server or transport (what the wiring rule looks at): it names
+ * a server, a transport or a builder, and it mentions MCP (the wiring rule leaves other servers' wiring alone).
+ */
 const MAY_WIRE = /McpServer|\bServer\b|FastMCP|Transport|createMcpHandler|mcp-handler|\bserve\(/;
+const mayWire = (text: string): boolean => mentionsMcp(text) && MAY_WIRE.test(text);
 
 const modules = new WeakMap<TSESTree.Program, Map<string, ModuleModel | AnalysisBudgetExceeded>>();
 const textRelevance = new WeakMap<TSESTree.Program, Map<string, boolean>>();
@@ -62,7 +67,7 @@ function typescriptEslintConversion(context: AnyContext): ParserConversion | nul
  */
 function textMayServeOrWire(context: AnyContext, settings: McpSettings, key: string): boolean {
   const text = context.sourceCode.text;
-  return cachedPer(textRelevance, context.sourceCode.ast, key, () => mayRegisterHandlers(text, settings) || MAY_WIRE.test(text));
+  return cachedPer(textRelevance, context.sourceCode.ast, key, () => mayRegisterHandlers(text, settings) || mayWire(text));
 }
 
 /**

@@ -67,7 +67,10 @@ describe('rules on a module the text test turns away', () => {
   };
   const plain = "import { readFile } from 'node:fs/promises';\nexport async function load(p: string) { return JSON.parse(await readFile(p, 'utf8')); }\n";
   const server = "server.tool('load', {}, async (args) => ({ content: [] }));\n";
-  const wiring = "const transport = new StreamableHTTPServerTransport({});\n";
+  const wiring = "import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';\nconst transport = new StreamableHTTPServerTransport({});\n";
+  // Another server's wiring (a dev server's routes, a mail transport): the wiring rule leaves modules that never
+  // mention MCP alone, so the text test does not bring them in.
+  const otherWiring = "import { createServer } from 'node:http';\nconst transport = new SmtpTransport({});\nconst server = new Server(app);\n";
 
   for (const name of Object.keys(plugin.rules)) {
     if (READS_DEFINITIONS.has(name)) continue;
@@ -75,6 +78,7 @@ describe('rules on a module the text test turns away', () => {
       expect(listenersOf(name, plain)).toEqual([]);
       expect(listenersOf(name, server)).toEqual(['Program:exit']);
       expect(listenersOf(name, wiring)).toEqual(['Program:exit']);
+      expect(listenersOf(name, otherWiring)).toEqual([]);
     });
   }
 
