@@ -134,6 +134,45 @@ async function perRule(files, rounds) {
   return { sharedLine: Boolean(shared), runs };
 }
 
+/**
+ * Paired per file: every configuration lints each file back to back (`lintText`, the file's text read once), in an order
+ * that rotates with the file and the round, after one untimed lint of that file with parse-only that pays what the first
+ * lint of a text costs any configuration. The machine's drift over seconds (±10–25% between whole-corpus lints here)
+ * falls on every configuration alike within a few milliseconds; per round, each configuration's CPU and wall time are
+ * summed over the files. Returns { runs: { [config]: [{ cpuMs, wallMs }] } }.
+ */
+async function paired(configs, files, rounds) {
+  const { readFileSync: read } = await import('node:fs');
+  const texts = files.map((f) => read(f, 'utf8'));
+  const engines = configs.map((c) => engine(c));
+  const warmer = engine('parse-only');
+  const cpu = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  for (const e of engines) for (let i = 0; i < files.length; i++) await e.lintText(texts[i], { filePath: files[i] });
+  const runs = Object.fromEntries(configs.map((c) => [c, []]));
+  for (let r = 0; r < rounds; r++) {
+    await settle();
+    const cpuMs = configs.map(() => 0);
+    const wallMs = configs.map(() => 0);
+    for (let i = 0; i < files.length; i++) {
+      await warmer.lintText(texts[i], { filePath: files[i] });
+      for (let j = 0; j < engines.length; j++) {
+        const k = (i + j + r) % engines.length;
+        const c0 = cpu();
+        const w0 = performance.now();
+        await engines[k].lintText(texts[i], { filePath: files[i] });
+        wallMs[k] += performance.now() - w0;
+        cpuMs[k] += cpu() - c0;
+      }
+    }
+    configs.forEach((c, k) => runs[c].push({ cpuMs: cpuMs[k], wallMs: wallMs[k] }));
+    progress('p');
+  }
+  return { runs };
+}
+
 const out = { corpora: {} };
 if (job.mode === 'rss') {
   const eslint = engine(job.configs[0]);
@@ -156,7 +195,8 @@ if (job.mode === 'rss') {
         progress('.');
       }
     }
-    out.corpora[corpus.name] = { warm, runs, stats: job.stats ? await perRule(corpus.files, job.statsRounds ?? 3) : null };
+    const pairedRuns = job.pairedRounds ? await paired(job.configs, corpus.files, job.pairedRounds) : null;
+    out.corpora[corpus.name] = { warm, runs, paired: pairedRuns, stats: job.stats ? await perRule(corpus.files, job.statsRounds ?? 3) : null };
     progress('\n');
   }
   out.maxRssKiB = process.resourceUsage().maxRSS;
