@@ -142,8 +142,7 @@ async function perRule(files, rounds) {
  * summed over the files. Returns { runs: { [config]: [{ cpuMs, wallMs }] } }.
  */
 async function paired(configs, files, rounds) {
-  const { readFileSync: read } = await import('node:fs');
-  const texts = files.map((f) => read(f, 'utf8'));
+  const texts = files.map((f) => readFileSync(f, 'utf8'));
   const engines = configs.map((c) => engine(c));
   const warmer = engine('parse-only');
   const cpu = () => {
