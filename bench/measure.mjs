@@ -136,8 +136,10 @@ async function perRule(files, rounds) {
 
 /**
  * Paired per file: every configuration lints each file back to back (`lintText`, the file's text read once), in an order
- * that rotates with the file and the round, after one untimed lint of that file with parse-only that pays what the first
- * lint of a text costs any configuration. The machine's drift over seconds (±10–25% between whole-corpus lints here)
+ * drawn at random for each file and round (a seeded generator, so runs repeat), after one untimed lint of that file with
+ * parse-only that pays what the first lint of a text costs any configuration. A rotating order gave each configuration
+ * the same predecessor every time (with four, parse-only always came after every rule and paid for its garbage: it
+ * measured 1.03–1.05× the floor); a random order gives each one every predecessor alike. The machine's drift over seconds (±10–25% between whole-corpus lints here)
  * falls on every configuration alike within a few milliseconds; per round, each configuration's CPU and wall time are
  * summed over the files. Returns { runs: { [config]: [{ cpuMs, wallMs }] } }.
  */
@@ -150,6 +152,7 @@ async function paired(configs, files, rounds) {
     return (u.user + u.system) / 1000;
   };
   for (const e of engines) for (let i = 0; i < files.length; i++) await e.lintText(texts[i], { filePath: files[i] });
+  const random = seededRandom(0x5eed);
   const runs = Object.fromEntries(configs.map((c) => [c, []]));
   for (let r = 0; r < rounds; r++) {
     await settle();
@@ -157,8 +160,9 @@ async function paired(configs, files, rounds) {
     const wallMs = configs.map(() => 0);
     for (let i = 0; i < files.length; i++) {
       await warmer.lintText(texts[i], { filePath: files[i] });
+      const order = shuffled(engines.length, random);
       for (let j = 0; j < engines.length; j++) {
-        const k = (i + j + r) % engines.length;
+        const k = order[j];
         const c0 = cpu();
         const w0 = performance.now();
         await engines[k].lintText(texts[i], { filePath: files[i] });
@@ -170,6 +174,27 @@ async function paired(configs, files, rounds) {
     progress('p');
   }
   return { runs };
+}
+
+/** A small seeded generator (mulberry32): the paired orders are random but the same in every run. */
+function seededRandom(seed) {
+  let state = seed | 0;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), state | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** 0 … n-1 in a random order (Fisher–Yates). */
+function shuffled(n, random) {
+  const a = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
 }
 
 const out = { corpora: {} };

@@ -193,7 +193,7 @@ async function realSection() {
     md.push(`### Real code, paired per file (${PAIRED_ROUNDS} rounds; CPU time summed over the files)`);
     md.push('');
     md.push(
-      'Each file is linted by every configuration back to back (after one untimed parse-only lint of it), in an order that rotates with the file and the round, so the machine\'s drift falls on all of them alike within milliseconds. Ratios are medians of the per-round ratios of the summed CPU time (range in brackets); wall time in the last column.',
+      'Each file is linted by every configuration back to back (after one untimed parse-only lint of it), in an order drawn at random (seeded) for each file and round, so the machine\'s drift falls on all of them alike within milliseconds. Ratios are medians of the per-round ratios of the summed CPU time (range in brackets); wall time in the last column.',
     );
     md.push('');
     md.push('| corpus | configuration | CPU ms | × parse-only | × floor | × floor, wall |');

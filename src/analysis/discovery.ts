@@ -63,26 +63,36 @@ const isLineBreak = (c: string) => c === '\n' || c === '\r' || c === '\u2028' ||
 /**
  * A handler property written as a key, a method, a class field or a shorthand (`execute:`, `async handler(`,
  * `run = `, `{ name, inputSchema, handler }`), not a member access (`fn.call(`): a tool object or class needs one.
- * Each name is found with `indexOf`; only its occurrences look at what follows (`:`, `(`, `,`, `}`, `=`, `<`, `?`, `!`
- * or the end of the line) and what precedes (the start of a line, `{ , ; *`, or a modifier keyword).
+ * One regex pass finds each name followed by key punctuation (`:`, `(`, `,`, `}`, `=`, `<`, `?`, `!`, a line break or
+ * the end of the text, after an optional quote and spaces); only those occurrences look at what precedes (the start of a
+ * line, `{ , ; *`, or a modifier keyword). A search per name visited every `fn`, `run` and `call` inside other words.
  */
 function mayHaveHandlerKey(text: string, props: readonly string[]): boolean {
-  for (const name of props) {
-    if (name.length === 0) continue;
-    for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
-      if (isHandlerKeyAt(text, at, name.length)) return true;
-    }
+  const re = handlerKeyCandidates(props);
+  if (!re) return false;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (isKeyPositionBefore(text, m.index)) return true;
+    // A name inside the match may start a candidate of its own (`handle` in `handler`): go on from the next character.
+    re.lastIndex = m.index + 1;
   }
   return false;
 }
 
-function isHandlerKeyAt(text: string, at: number, length: number): boolean {
-  // After the name: an optional quote, spaces, then key punctuation or the end of a line.
-  let j = at + length;
-  if (text[j] === "'" || text[j] === '"') j++;
-  while (j < text.length && isSpace(text[j]) && !isLineBreak(text[j])) j++;
-  if (j < text.length && !isLineBreak(text[j]) && !':(,}=<?!'.includes(text[j])) return false;
-  // Before it: an optional quote, spaces, then the start of a line, `{ , ; *`, or a modifier keyword.
+const keyCandidates = new WeakMap<readonly string[], RegExp | null>();
+
+function handlerKeyCandidates(props: readonly string[]): RegExp | null {
+  let re = keyCandidates.get(props);
+  if (re === undefined) {
+    const names = props.filter((p) => p.length > 0).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    re = names.length === 0 ? null : new RegExp(`(?:${names.join('|')})['"]?[^\\S\\r\\n\\u2028\\u2029]*(?:[:(,}=<?!\\r\\n\\u2028\\u2029]|$)`, 'g');
+    keyCandidates.set(props, re);
+  }
+  return re;
+}
+
+/** Before a handler key: an optional quote, spaces, then the start of a line, `{ , ; *`, or a modifier keyword. */
+function isKeyPositionBefore(text: string, at: number): boolean {
   let i = at - 1;
   const quoted = i >= 0 && (text[i] === "'" || text[i] === '"');
   if (quoted) i--;

@@ -30,6 +30,10 @@ describe('mayRegisterHandlers', () => {
       'class Search {\n  schema = s;\n  static\n    run = async (args) => ({});\n}',
       "class Search { parameters = p; readonly 'execute' = fn }",
       'handler: async () => ({}), inputSchema: s',
+      // spaces and line breaks outside ASCII around the key, and a key at the very end of the text
+      'export const t = { schema: s,\u00a0handler\u2028}',
+      "const t = { args: a,\n  'run'\u3000: fn }",
+      'const t = { inputSchema: s, execute',
     ];
     for (const text of accepted) expect(mayRegisterHandlers(text, settings), text).toBe(true);
   });
@@ -43,6 +47,7 @@ describe('mayRegisterHandlers', () => {
       // the name inside a longer word, or a modifier glued to it, is no key
       'const cfg = { schema: s, prerun: true, readonlyrun: 1 };',
       'const cfg = { schema: s };\nconst x = obj.handler ?? fallback;',
+      'const cfg = { schema: s, ahandler: 1, $fn: 2, callbacks: [], runner: r };',
     ];
     for (const text of rejected) expect(mayRegisterHandlers(text, settings), text).toBe(false);
   });
