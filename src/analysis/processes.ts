@@ -68,8 +68,27 @@ function normalise(ref: ModuleRef): ModuleRef {
   return { ...ref, path };
 }
 
-/** The known module (and member) an expression stands for, or null. */
+const moduleRefs = new WeakMap<ModuleFacts, Map<Node, ModuleRef | null>>();
+
+/**
+ * The known module (and member) an expression stands for, or null. Answers to questions from outside with the default
+ * module names are kept per module (the path analysis, the fallback rule and the isolation checks ask about the same
+ * callees several times each); callers never change what they get.
+ */
 export function moduleRef(facts: ModuleFacts, expr: Node, extra: ModuleNames = NO_EXTRA_MODULES, depth = 0): ModuleRef | null {
+  if (depth === 0 && extra.fs.length === 0 && extra.process.length === 0) {
+    const memo = cachedFor(moduleRefs, facts, () => new Map<Node, ModuleRef | null>());
+    let known = memo.get(expr);
+    if (known === undefined) {
+      known = moduleRefAt(facts, expr, extra, 0);
+      memo.set(expr, known);
+    }
+    return known;
+  }
+  return moduleRefAt(facts, expr, extra, depth);
+}
+
+function moduleRefAt(facts: ModuleFacts, expr: Node, extra: ModuleNames, depth: number): ModuleRef | null {
   if (depth > 8) return null;
   const n = unwrap(expr);
   const src = requireSource(n);
