@@ -1,0 +1,22 @@
+// One counted process of bench/instructions.mjs: `node instructions-child.mjs <job.json> <corpus index> <config> <passes>`.
+// Lints the corpus once, then <passes> more times, one file after another in a fixed order (`lintText` on texts read
+// up front), so two runs do the same work in the same order.
+import { ESLint } from 'eslint';
+import { readFileSync } from 'node:fs';
+import { ROOT } from './corpora.mjs';
+import { benchConfigs } from './configs.mjs';
+
+const [jobFile, corpusIndex, config, passes] = process.argv.slice(2);
+const { corpora } = JSON.parse(readFileSync(jobFile, 'utf8'));
+const files = corpora[Number(corpusIndex)].files;
+const texts = files.map((f) => readFileSync(f, 'utf8'));
+const plugin = (await import('../dist/src/index.js')).default;
+const configs = benchConfigs(plugin);
+if (!configs[config]) {
+  console.error(`unknown configuration "${config}" (known: ${Object.keys(configs).join(', ')})`);
+  process.exit(2);
+}
+const eslint = new ESLint({ cwd: ROOT, overrideConfigFile: true, overrideConfig: configs[config], ignorePatterns: ['!**/node_modules/'], cache: false });
+for (let pass = 0; pass <= Number(passes); pass++) {
+  for (let i = 0; i < files.length; i++) await eslint.lintText(texts[i], { filePath: files[i] });
+}
