@@ -21,33 +21,22 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchOptions } from './cli.mjs';
 import { extractMirrors, mirrorRootFromEnv, mirrorServerFiles, OUT, publishedServerFiles, ROOT } from './corpora.mjs';
 
 const DEFAULT_CONFIGS = ['parse-only', 'empty rule (floor)', 'recommended', 'every rule (strict)'];
 
-let opts;
-try {
-  ({ values: opts } = parseArgs({
-    options: {
-      configs: { type: 'string', default: DEFAULT_CONFIGS.join(',') },
-      passes: { type: 'string', default: '2' },
-      jobs: { type: 'string', default: String(os.availableParallelism?.() ?? os.cpus().length) },
-      'mirror-budget': { type: 'string', default: '120' },
-      json: { type: 'string' },
-      help: { type: 'boolean', default: false },
-    },
-    strict: true,
-  }));
-} catch (e) {
-  fail(e.message);
-}
-if (opts.help) {
-  console.log(
-    (await import('node:fs')).readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(0, 9).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'),
-  );
-  process.exit(0);
-}
+const { values: opts } = benchOptions(
+  import.meta.url,
+  {
+    configs: { type: 'string', default: DEFAULT_CONFIGS.join(',') },
+    passes: { type: 'string', default: '2' },
+    jobs: { type: 'string', default: String(os.availableParallelism?.() ?? os.cpus().length) },
+    'mirror-budget': { type: 'string', default: '120' },
+    json: { type: 'string' },
+  },
+  { helpLines: 9, onError: fail },
+);
 
 function fail(message) {
   console.error(`bench/instructions: ${message}`);

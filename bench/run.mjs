@@ -26,39 +26,30 @@ import { fork, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchOptions } from './cli.mjs';
 import { extractMirrors, measureFiles, mirrorRootFromEnv, mirrorServerFiles, OUT, publishedServerFiles, ROOT, walkSources } from './corpora.mjs';
 import { runCase, writeCases } from './pathological.mjs';
 
-let opts;
-try {
-  ({ values: opts } = parseArgs({
-    options: {
-      quick: { type: 'boolean', default: false },
-      rounds: { type: 'string' },
-      limit: { type: 'string' },
-      jobs: { type: 'string', default: '2' },
-      only: { type: 'string' },
-      'type-checked': { type: 'boolean', default: false },
-      generated: { type: 'boolean', default: false },
-      scales: { type: 'string', default: '1,2,4' },
-      'mirror-budget': { type: 'string', default: '120' },
-      'paired-rounds': { type: 'string' },
-      'patho-configs': { type: 'string', default: 'every rule (strict)' },
-      'no-memory': { type: 'boolean', default: false },
-      'no-probe': { type: 'boolean', default: false },
-      json: { type: 'string' },
-      help: { type: 'boolean', default: false },
-    },
-    strict: true,
-  }));
-} catch (e) {
-  fail(e.message);
-}
-if (opts.help) {
-  console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(0, 18).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
-  process.exit(0);
-}
+const { values: opts } = benchOptions(
+  import.meta.url,
+  {
+    quick: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    limit: { type: 'string' },
+    jobs: { type: 'string', default: '2' },
+    only: { type: 'string' },
+    'type-checked': { type: 'boolean', default: false },
+    generated: { type: 'boolean', default: false },
+    scales: { type: 'string', default: '1,2,4' },
+    'mirror-budget': { type: 'string', default: '120' },
+    'paired-rounds': { type: 'string' },
+    'patho-configs': { type: 'string', default: 'every rule (strict)' },
+    'no-memory': { type: 'boolean', default: false },
+    'no-probe': { type: 'boolean', default: false },
+    json: { type: 'string' },
+  },
+  { helpLines: 18, onError: fail },
+);
 const QUICK = opts.quick;
 const num = (name, fallback, min) => {
   const v = Number(opts[name] ?? fallback);

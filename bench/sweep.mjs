@@ -27,36 +27,25 @@ import { fork } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchOptions } from './cli.mjs';
 import { extractMirrors, mirrorRootFromEnv, ROOT } from './corpora.mjs';
 import { cpuSecondsOf } from './pathological.mjs';
 import { DECLARATION, dedupeByContent, listSweepFiles } from './sweep-core.mjs';
 
-let parsed;
-try {
-  parsed = parseArgs({
-    allowPositionals: true,
-    options: {
-      limit: { type: 'string', default: '10' },
-      jobs: { type: 'string', default: '2' },
-      slowest: { type: 'string', default: '15' },
-      'no-dts': { type: 'boolean', default: false },
-      'no-dedupe': { type: 'boolean', default: false },
-      eager: { type: 'boolean', default: false },
-      'max-files': { type: 'string' },
-      json: { type: 'string' },
-      help: { type: 'boolean', default: false },
-    },
-  });
-} catch (e) {
-  usage(e.message);
-}
-const { values: opts, positionals } = parsed;
-if (opts.help) {
-  const { readFileSync } = await import('node:fs');
-  console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(0, 23).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
-  process.exit(0);
-}
+const { values: opts, positionals } = benchOptions(
+  import.meta.url,
+  {
+    limit: { type: 'string', default: '10' },
+    jobs: { type: 'string', default: '2' },
+    slowest: { type: 'string', default: '15' },
+    'no-dts': { type: 'boolean', default: false },
+    'no-dedupe': { type: 'boolean', default: false },
+    eager: { type: 'boolean', default: false },
+    'max-files': { type: 'string' },
+    json: { type: 'string' },
+  },
+  { helpLines: 23, onError: usage, allowPositionals: true },
+);
 const num = (name, min) => {
   const v = Number(opts[name]);
   if (!Number.isFinite(v) || v < min) usage(`--${name} must be a number ≥ ${min} (got "${opts[name]}")`);
