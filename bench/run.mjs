@@ -4,8 +4,10 @@
 //   --rounds N           timed rounds per configuration (default 5; every configuration also lints once to warm up)
 //   --limit S            seconds a pathological case may take before it is killed (default 30)
 //   --jobs N             pathological cases run at once, each in its own process (default 2)
-//   --only LIST          sections, comma-separated: real, pathological, type-checked, probe (default: real,pathological,probe)
+//   --only LIST          sections, comma-separated: real, pathological, type-checked, instructions, probe
+//                        (default: real,pathological,probe)
 //   --type-checked       add the recommended-type-checked section (bench/type-checked.mjs; a few minutes)
+//   --instructions       add instruction counts under valgrind (bench/instructions.mjs; about 14 min with the mirrors)
 //   --generated          add the generated corpus (bench/generate.mjs) to the one-process comparison; it flatters
 //                        (uniform, handler-dense code), so it is off by default
 //   --scales LIST        its scales (default 1,2,4): the same files holding k× the code
@@ -39,6 +41,7 @@ const { values: opts } = benchOptions(
     jobs: { type: 'string', default: '2' },
     only: { type: 'string' },
     'type-checked': { type: 'boolean', default: false },
+    instructions: { type: 'boolean', default: false },
     generated: { type: 'boolean', default: false },
     scales: { type: 'string', default: '1,2,4' },
     'mirror-budget': { type: 'string', default: '120' },
@@ -48,7 +51,7 @@ const { values: opts } = benchOptions(
     'no-probe': { type: 'boolean', default: false },
     json: { type: 'string' },
   },
-  { helpLines: 18, onError: fail },
+  { helpLines: 20, onError: fail },
 );
 const QUICK = opts.quick;
 const num = (name, fallback, min) => {
@@ -61,8 +64,8 @@ const PAIRED_ROUNDS = Math.floor(num('paired-rounds', QUICK ? 1 : 5, 0));
 const LIMIT_MS = num('limit', QUICK ? 10 : 30, 0.1) * 1000;
 const JOBS = Math.floor(num('jobs', 2, 1));
 const MIRROR_BUDGET = num('mirror-budget', 120, 1) * 1024;
-const sections = new Set((opts.only ?? `real,pathological${QUICK || opts['no-probe'] ? '' : ',probe'}${opts['type-checked'] ? ',type-checked' : ''}`).split(','));
-for (const s of sections) if (!['real', 'pathological', 'type-checked', 'probe'].includes(s)) fail(`unknown section "${s}" in --only (real, pathological, type-checked, probe)`);
+const sections = new Set((opts.only ?? `real,pathological${QUICK || opts['no-probe'] ? '' : ',probe'}${opts['type-checked'] ? ',type-checked' : ''}${opts.instructions ? ',instructions' : ''}`).split(','));
+for (const s of sections) if (!['real', 'pathological', 'type-checked', 'instructions', 'probe'].includes(s)) fail(`unknown section "${s}" in --only (real, pathological, type-checked, instructions, probe)`);
 const CONFIGS = ['parse-only', 'empty rule (floor)', 'recommended', 'every rule (strict)', 'security (peer)'];
 const PATHO_CONFIGS = opts['patho-configs'].split(',').map((s) => s.trim());
 for (const c of PATHO_CONFIGS) if (!CONFIGS.includes(c)) fail(`unknown configuration "${c}" in --patho-configs (${CONFIGS.join(', ')})`);
@@ -328,6 +331,11 @@ function targets() {
       }
     }
   }
+  for (const [name, c] of Object.entries(results.instructions ?? {})) {
+    const floor = c.perPass['empty rule (floor)'];
+    const x = (k) => c.perPass[k] / floor;
+    lines.push(`- ${name}, instructions counted: recommended ≤ 1.05× the floor: ${x('recommended').toFixed(3)}× — ${x('recommended') <= 1.05 ? 'met' : 'missed'}; every rule ≤ 1.10×: ${x('every rule (strict)').toFixed(3)}× — ${x('every rule (strict)') <= 1.1 ? 'met' : 'missed'}`);
+  }
   if (lines.length) md.push('### Targets (issue 13)', '', ...lines, '');
 }
 
@@ -337,6 +345,15 @@ function targets() {
 
 if (sections.has('real')) await realSection();
 if (sections.has('pathological')) await pathologicalSection();
+if (sections.has('instructions')) {
+  // Counted, not timed: a separate script (valgrind), whose table goes in as it prints it.
+  log('bench: instruction counts (bench/instructions.mjs) …');
+  const raw = path.join(OUT, 'instructions.json');
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'bench', 'instructions.mjs'), '--json', raw, '--mirror-budget', String(MIRROR_BUDGET / 1024)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 });
+  md.push(r.stdout.trim(), '');
+  if (r.status === 0) results.instructions = JSON.parse(readFileSync(raw, 'utf8'));
+  else md.push(`(bench/instructions.mjs exited with ${r.status ?? r.signal})`, '');
+}
 targets();
 if (sections.has('type-checked')) {
   log('bench: recommended-type-checked (bench/type-checked.mjs) …');
