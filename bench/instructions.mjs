@@ -3,6 +3,7 @@
 //
 //   --configs LIST       configurations, comma-separated (default: parse-only, the floor, recommended, every rule)
 //   --passes N           counted passes over the corpus per configuration (default 2)
+//   --repeat N           count each process N times and take the median (default 1; 3 for comparing two builds)
 //   --jobs N             valgrind processes at once (default: the number of CPUs)
 //   --mirror-budget KB   bytes of source per fetched server repository, as bench/run.mjs (default 120)
 //   --json FILE          also write the raw counts there
@@ -31,11 +32,12 @@ const { values: opts } = benchOptions(
   {
     configs: { type: 'string', default: DEFAULT_CONFIGS.join(',') },
     passes: { type: 'string', default: '2' },
+    repeat: { type: 'string', default: '1' },
     jobs: { type: 'string', default: String(os.availableParallelism?.() ?? os.cpus().length) },
     'mirror-budget': { type: 'string', default: '120' },
     json: { type: 'string' },
   },
-  { helpLines: 9, onError: fail },
+  { helpLines: 10, onError: fail },
 );
 
 function fail(message) {
@@ -49,6 +51,7 @@ const positive = (name) => {
   return n;
 };
 const PASSES = positive('passes');
+const REPEAT = positive('repeat');
 const JOBS = positive('jobs');
 const MIRROR_BUDGET = positive('mirror-budget') * 1024;
 const CONFIGS = opts.configs.split(',').map((c) => c.trim()).filter(Boolean);
@@ -104,16 +107,19 @@ function count(corpus, config, passes) {
 
 const tasks = [];
 corpora.forEach((c, ci) => {
-  for (const config of CONFIGS) for (const passes of [0, PASSES]) tasks.push({ ci, config, passes });
+  for (const config of CONFIGS) for (const passes of [0, PASSES]) for (let r = 0; r < REPEAT; r++) tasks.push({ ci, config, passes });
 });
-const results = new Map();
+/** Every count of a process, by corpus, configuration and passes; the median is used. */
+const counts = new Map();
 let next = 0;
 let done = 0;
 const started = Date.now();
 async function worker() {
   while (next < tasks.length) {
     const t = tasks[next++];
-    results.set(`${t.ci}|${t.config}|${t.passes}`, await count(t.ci, t.config, t.passes));
+    const key = `${t.ci}|${t.config}|${t.passes}`;
+    const n = await count(t.ci, t.config, t.passes);
+    counts.set(key, [...(counts.get(key) ?? []), n]);
     process.stderr.write(`\rbench/instructions: ${++done}/${tasks.length} processes counted`);
   }
 }
@@ -125,12 +131,16 @@ try {
 }
 process.stderr.write(`, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 
+// A count moves by about 0.1–0.4% between identical processes (where a major collection lands): the median of
+// `--repeat` counts takes a stray one out.
+const median = (a) => [...a].sort((x, y) => x - y)[(a.length - 1) >> 1];
+const results = new Map([...counts].map(([k, v]) => [k, median(v)]));
 const md = ['### Instructions per pass (valgrind, counted)', ''];
-md.push(`Each configuration: (instructions of one process making 1 + ${PASSES} passes − those of one making 1 pass) / ${PASSES}; \`node --single-threaded --predictable --predictable-gc-schedule\`, files linted one by one in a fixed order.`, '');
+md.push(`Each configuration: (instructions of one process making 1 + ${PASSES} passes − those of one making 1 pass) / ${PASSES}${REPEAT > 1 ? `, each count the median of ${REPEAT}` : ''}; \`node --single-threaded --predictable --predictable-gc-schedule\`, files linted one by one in a fixed order.`, '');
 const raw = {};
 corpora.forEach((c, ci) => {
   const perPass = Object.fromEntries(CONFIGS.map((config) => [config, (results.get(`${ci}|${config}|${PASSES}`) - results.get(`${ci}|${config}|0`)) / PASSES]));
-  raw[c.name] = { files: c.files.length, passes: PASSES, perPass };
+  raw[c.name] = { files: c.files.length, passes: PASSES, repeat: REPEAT, perPass, counts: Object.fromEntries(CONFIGS.flatMap((config) => [0, PASSES].map((p) => [`${config}, ${1 + p} pass${p ? 'es' : ''}`, counts.get(`${ci}|${config}|${p}`)]))) };
   const floor = perPass['empty rule (floor)'];
   const parse = perPass['parse-only'];
   md.push(`#### ${c.name}: ${c.files.length} files`, '', '| configuration | instructions per pass (millions) | × parse-only | × floor |', '| --- | ---: | ---: | ---: |');
