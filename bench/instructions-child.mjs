@@ -11,7 +11,8 @@ const { corpora } = JSON.parse(readFileSync(jobFile, 'utf8'));
 const files = corpora[Number(corpusIndex)].files;
 const texts = files.map((f) => readFileSync(f, 'utf8'));
 const plugin = (await import('../dist/src/index.js')).default;
-const configs = benchConfigs(plugin);
+const security = config.startsWith('security') ? (await import('eslint-plugin-security')).default : undefined;
+const configs = benchConfigs(plugin, { security });
 if (!configs[config]) {
   console.error(`unknown configuration "${config}" (known: ${Object.keys(configs).join(', ')})`);
   process.exit(2);
