@@ -8,7 +8,7 @@ import { AnalysisBudgetExceeded } from './budget.js';
 import { cachedPer } from './cache.js';
 import { ModuleModel, NO_LINKS } from './model.js';
 import { mayRegisterHandlers } from './discovery.js';
-import { ModuleFacts } from './module.js';
+import { ModuleFacts, type TraversalStep } from './module.js';
 import { parserConversionOf, type ParserConversion } from './estree.js';
 import { serverModelOf, type ServerModel } from './server.js';
 import { mentionsMcp } from './wiring.js';
@@ -115,7 +115,10 @@ export function getModuleModel(context: AnyContext): ModuleModel {
         const links = server ? server.linksFor(context.filename) : NO_LINKS;
         // Most files of a server serve no call and wire no server: their text says so, and they are not indexed.
         const relevant = links.roots.length > 0 || textMayServeOrWire(context, settings, key);
-        const facts = new ModuleFacts(ast, sourceCode.scopeManager!, sourceCode.visitorKeys as Record<string, readonly string[]>, settings, context.filename, { index: relevant });
+        // ESLint (9 and 10) has already computed, and keeps, its traversal of the file: the index reads it.
+        const traverse = (sourceCode as unknown as { traverse?: () => Iterable<TraversalStep> }).traverse;
+        const steps = relevant && typeof traverse === 'function' ? traverse.call(sourceCode) : undefined;
+        const facts = new ModuleFacts(ast, sourceCode.scopeManager!, sourceCode.visitorKeys as Record<string, readonly string[]>, settings, context.filename, { index: relevant, steps });
         model = new ModuleModel(facts, links);
       }
     } catch (e) {

@@ -1,6 +1,13 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { isFunction, runtimeVisitorKeys, type FunctionNode, type Node } from './ast.js';
 import { Budget } from './budget.js';
+
+/** One step of ESLint's traversal of a file (`SourceCode#traverse()`): entering (phase 1) or leaving (2) a node. */
+export interface TraversalStep {
+  kind: number;
+  target: unknown;
+  phase?: number;
+}
 import type { McpSettings } from './settings.js';
 
 type ScopeManager = TSESLint.Scope.ScopeManager;
@@ -51,7 +58,7 @@ export class ModuleFacts {
     visitorKeys: Readonly<Record<string, readonly string[] | undefined>>,
     settings: McpSettings,
     fileName: string,
-    options: { index?: boolean } = {},
+    options: { index?: boolean; steps?: Iterable<TraversalStep> } = {},
   ) {
     this.ast = ast;
     this.scopeManager = scopeManager;
@@ -60,7 +67,30 @@ export class ModuleFacts {
     this.visitorKeys = visitorKeys;
     this.budget = new Budget(fileName);
     this.indexed = options.index !== false;
-    if (this.indexed) this.budget.phase('index', () => this.index(visitorKeys));
+    const steps = options.steps;
+    if (this.indexed) this.budget.phase('index', () => (steps ? this.indexSteps(steps) : this.index(visitorKeys)));
+  }
+
+  /**
+   * The same index from ESLint's own traversal of the file (`SourceCode#traverse()`, which ESLint computes before any
+   * rule runs and keeps): its steps enter and leave every node in the order of the visitor keys, so reading them is the
+   * walk without walking. They also enter type annotations, which the walk skips; none of the node kinds the index
+   * keeps can stand in a type.
+   */
+  private indexSteps(steps: Iterable<TraversalStep>): void {
+    this.owner.set(this.ast, null);
+    const functions: FunctionNode[] = [];
+    for (const step of steps) {
+      if (step.kind !== 1) continue;
+      const node = step.target as Node;
+      if (step.phase === 1) {
+        if (node === this.ast) continue;
+        this.record(node, functions.length > 0 ? functions[functions.length - 1] : null);
+        if (isFunction(node)) functions.push(node);
+      } else if (isFunction(node)) {
+        functions.pop();
+      }
+    }
   }
 
   private index(allKeys: Readonly<Record<string, readonly string[] | undefined>>): void {
@@ -99,62 +129,67 @@ export class ModuleFacts {
           }
         }
       }
-      switch (node.type) {
-        case AST_NODE_TYPES.CallExpression:
-        case AST_NODE_TYPES.NewExpression:
-          ownerOf.set(node, own);
-          push(this.callsByOwner, own, node);
-          this.allCalls.push(node);
-          break;
-        case AST_NODE_TYPES.FunctionDeclaration:
-        case AST_NODE_TYPES.FunctionExpression:
-        case AST_NODE_TYPES.ArrowFunctionExpression:
-          ownerOf.set(node, own);
-          push(this.childFunctions, own, node);
-          this.functions.push(node);
-          break;
-        case AST_NODE_TYPES.ClassDeclaration:
-        case AST_NODE_TYPES.ClassExpression:
-          this.classes.push(node);
-          break;
-        case AST_NODE_TYPES.ObjectExpression:
-          this.objects.push(node);
-          break;
-        case AST_NODE_TYPES.AssignmentExpression:
-          ownerOf.set(node, own);
-          this.assignments.push(node);
-          break;
-        case AST_NODE_TYPES.UpdateExpression:
-          this.updates.push(node);
-          break;
-        case AST_NODE_TYPES.UnaryExpression:
-          if (node.operator === 'delete') this.updates.push(node);
-          break;
-        case AST_NODE_TYPES.MemberExpression:
-          if (node.object.type === AST_NODE_TYPES.ThisExpression) {
-            ownerOf.set(node, own);
-            this.thisMembers.push(node);
-          }
-          break;
-        case AST_NODE_TYPES.SwitchStatement:
-          this.switches.push(node);
-          break;
-        case AST_NODE_TYPES.ImportDeclaration:
-          for (const spec of node.specifiers) {
-            const imported =
-              spec.type === AST_NODE_TYPES.ImportDefaultSpecifier
-                ? 'default'
-                : spec.type === AST_NODE_TYPES.ImportNamespaceSpecifier
-                  ? '*'
-                  : spec.imported.type === AST_NODE_TYPES.Identifier
-                    ? spec.imported.name
-                    : String(spec.imported.value);
-            this.imports.set(spec.local.name, { source: node.source.value, imported, node: spec });
-          }
-          break;
-        default:
-          break;
-      }
+      this.record(node, own);
+    }
+  }
+
+  /** Keep a node the analysis asks about, with its owning function (null at module top level). */
+  private record(node: Node, own: FunctionNode | null): void {
+    switch (node.type) {
+      case AST_NODE_TYPES.CallExpression:
+      case AST_NODE_TYPES.NewExpression:
+        this.owner.set(node, own);
+        push(this.callsByOwner, own, node);
+        this.allCalls.push(node);
+        break;
+      case AST_NODE_TYPES.FunctionDeclaration:
+      case AST_NODE_TYPES.FunctionExpression:
+      case AST_NODE_TYPES.ArrowFunctionExpression:
+        this.owner.set(node, own);
+        push(this.childFunctions, own, node);
+        this.functions.push(node);
+        break;
+      case AST_NODE_TYPES.ClassDeclaration:
+      case AST_NODE_TYPES.ClassExpression:
+        this.classes.push(node);
+        break;
+      case AST_NODE_TYPES.ObjectExpression:
+        this.objects.push(node);
+        break;
+      case AST_NODE_TYPES.AssignmentExpression:
+        this.owner.set(node, own);
+        this.assignments.push(node);
+        break;
+      case AST_NODE_TYPES.UpdateExpression:
+        this.updates.push(node);
+        break;
+      case AST_NODE_TYPES.UnaryExpression:
+        if (node.operator === 'delete') this.updates.push(node);
+        break;
+      case AST_NODE_TYPES.MemberExpression:
+        if (node.object.type === AST_NODE_TYPES.ThisExpression) {
+          this.owner.set(node, own);
+          this.thisMembers.push(node);
+        }
+        break;
+      case AST_NODE_TYPES.SwitchStatement:
+        this.switches.push(node);
+        break;
+      case AST_NODE_TYPES.ImportDeclaration:
+        for (const spec of node.specifiers) {
+          const imported =
+            spec.type === AST_NODE_TYPES.ImportDefaultSpecifier
+              ? 'default'
+              : spec.type === AST_NODE_TYPES.ImportNamespaceSpecifier
+                ? '*'
+                : spec.imported.type === AST_NODE_TYPES.Identifier
+                  ? spec.imported.name
+                  : String(spec.imported.value);
+          this.imports.set(spec.local.name, { source: node.source.value, imported, node: spec });
+        }
+        break;
+      default:
+        break;
     }
   }
 
