@@ -16,9 +16,9 @@ export type Variable = TSESLint.Scope.Variable;
 
 /**
  * The per-module facts every question starts from: one pass (ESLint's traversal steps in a lint, else an iterative
- * walk) that indexes the nodes the analysis needs, by
- * the innermost function that owns them. Built from an AST and a scope manager only, so the same facts can be computed
- * for a file that ESLint is not linting right now (another module of the program) and joined.
+ * walk) that indexes the nodes the analysis needs by the innermost function that owns them. Built from an AST and a
+ * scope manager only, so the same facts can be computed for a file that ESLint is not linting right now (another module
+ * of the program) and joined.
  */
 export class ModuleFacts {
   readonly ast: TSESTree.Program;
