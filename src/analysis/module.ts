@@ -1,6 +1,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { isFunction, runtimeVisitorKeys, type FunctionNode, type Node } from './ast.js';
 import { Budget } from './budget.js';
+import type { McpSettings } from './settings.js';
 
 /** One step of ESLint's traversal of a file (`SourceCode#traverse()`): entering (phase 1) or leaving (2) a node. */
 export interface TraversalStep {
@@ -8,7 +9,6 @@ export interface TraversalStep {
   target: unknown;
   phase?: number;
 }
-import type { McpSettings } from './settings.js';
 
 type ScopeManager = TSESLint.Scope.ScopeManager;
 export type Scope = TSESLint.Scope.Scope;
@@ -99,8 +99,7 @@ export class ModuleFacts {
     const visitorKeys = runtimeVisitorKeys(allKeys);
     // One iterative walk carrying each node's owning function down the stack. Only the nodes the analysis indexes keep
     // their owner in a map (a map of every node was the analysis' biggest allocation); `ownerOf` walks up for others.
-    const ownerOf = this.owner;
-    ownerOf.set(this.ast, null);
+    this.owner.set(this.ast, null);
     const nodes: Node[] = [this.ast];
     const owners: (FunctionNode | null)[] = [null];
     while (nodes.length > 0) {
