@@ -8,12 +8,6 @@ export type FunctionNode =
   | TSESTree.FunctionExpression
   | TSESTree.ArrowFunctionExpression;
 
-const FUNCTION_TYPES = new Set<string>([
-  AST_NODE_TYPES.FunctionDeclaration,
-  AST_NODE_TYPES.FunctionExpression,
-  AST_NODE_TYPES.ArrowFunctionExpression,
-]);
-
 /**
  * A lookup table keyed by names taken from the code: without a prototype, so `constructor`, `toString` or
  * `__proto__` in the linted code finds nothing (`name in TABLE`, `TABLE[name]` stay safe).
@@ -23,7 +17,10 @@ export function nameTable<T>(entries: Record<string, T>): Readonly<Record<string
 }
 
 export function isFunction(node: Node | null | undefined): node is FunctionNode {
-  return !!node && FUNCTION_TYPES.has(node.type);
+  if (!node) return false;
+  // Three comparisons of interned strings: cheaper than a set lookup, and asked of most nodes the analysis visits.
+  const type = node.type;
+  return type === AST_NODE_TYPES.ArrowFunctionExpression || type === AST_NODE_TYPES.FunctionExpression || type === AST_NODE_TYPES.FunctionDeclaration;
 }
 
 /** Strip what does not change a value: parentheses are gone already; `as`, `satisfies`, `!`, `<T>x`. */

@@ -116,7 +116,10 @@ export function sharedFallback(model: ModuleModel): ScopeFallback[] {
     }
   };
   // Only handler code can fall back for a caller: ask nothing of the rest of the file.
-  for (const fn of model.reached.keys()) facts.forEachNodeOwnedBy(fn, visit);
+  for (const fn of model.reached.keys()) {
+    for (const n of facts.choicesByOwner.get(fn) ?? []) visit(n);
+    for (const call of facts.callsByOwner.get(fn) ?? []) visit(call);
+  }
   return out.sort((a, b) => a.fallback.range[0] - b.fallback.range[0]);
 }
 

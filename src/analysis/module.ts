@@ -44,6 +44,11 @@ export class ModuleFacts {
   readonly updates: (TSESTree.UpdateExpression | TSESTree.UnaryExpression)[] = [];
   readonly thisMembers: TSESTree.MemberExpression[] = [];
   readonly switches: TSESTree.SwitchStatement[] = [];
+  /**
+   * Inside functions, by owning function: the nodes where code may fall back to another value (`||`, `??`, `?:`,
+   * `if`, a declarator with a value, an object with a spread), which the scope-fallback question looks at.
+   */
+  readonly choicesByOwner = new Map<FunctionNode, Node[]>();
   /** Import bindings: local name → source and imported name ('default', '*', or the name). */
   readonly imports = new Map<string, { source: string; imported: string; node: Node }>();
 
@@ -79,17 +84,26 @@ export class ModuleFacts {
    * keeps can stand in a type.
    */
   private indexSteps(steps: Iterable<TraversalStep>): void {
-    this.owner.set(this.ast, null);
-    const functions: FunctionNode[] = [];
+    const ast = this.ast;
+    this.owner.set(ast, null);
+    // The innermost function entered and not yet left, and the ones around it.
+    const outer: (FunctionNode | null)[] = [];
+    let current: FunctionNode | null = null;
     for (const step of steps) {
       if (step.kind !== 1) continue;
       const node = step.target as Node;
-      if (step.phase === 1) {
-        if (node === this.ast) continue;
-        this.record(node, functions.length > 0 ? functions[functions.length - 1] : null);
-        if (isFunction(node)) functions.push(node);
-      } else if (isFunction(node)) {
-        functions.pop();
+      if (step.phase !== 1) {
+        // Leaving: only the innermost function's own node closes it.
+        if (node === current) current = outer.pop()!;
+        continue;
+      }
+      const type = node.type;
+      // Identifiers and literals are most of a tree and the index keeps none of them.
+      if (type === AST_NODE_TYPES.Identifier || type === AST_NODE_TYPES.Literal || node === ast) continue;
+      this.record(node, current);
+      if (type === AST_NODE_TYPES.FunctionDeclaration || type === AST_NODE_TYPES.FunctionExpression || type === AST_NODE_TYPES.ArrowFunctionExpression) {
+        outer.push(current);
+        current = node;
       }
     }
   }
@@ -155,6 +169,24 @@ export class ModuleFacts {
         break;
       case AST_NODE_TYPES.ObjectExpression:
         this.objects.push(node);
+        if (own) {
+          for (const p of node.properties) {
+            if (p.type === AST_NODE_TYPES.SpreadElement) {
+              push(this.choicesByOwner, own, node);
+              break;
+            }
+          }
+        }
+        break;
+      case AST_NODE_TYPES.LogicalExpression:
+        if (own && node.operator !== '&&') push(this.choicesByOwner, own, node);
+        break;
+      case AST_NODE_TYPES.ConditionalExpression:
+      case AST_NODE_TYPES.IfStatement:
+        if (own) push(this.choicesByOwner, own, node);
+        break;
+      case AST_NODE_TYPES.VariableDeclarator:
+        if (own && node.init) push(this.choicesByOwner, own, node);
         break;
       case AST_NODE_TYPES.AssignmentExpression:
         this.owner.set(node, own);
@@ -190,25 +222,6 @@ export class ModuleFacts {
         break;
       default:
         break;
-    }
-  }
-
-  /** Visit the nodes whose innermost function is `fn` (its own code, not that of functions nested in it, nor types). */
-  forEachNodeOwnedBy(fn: FunctionNode, visit: (node: Node) => void): void {
-    const stack: Node[] = [...fn.params, fn.body];
-    const keys = runtimeVisitorKeys(this.visitorKeys);
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      visit(node);
-      if (isFunction(node)) continue;
-      const nodeKeys = keys[node.type];
-      if (!nodeKeys) continue;
-      for (const k of nodeKeys) {
-        const child = (node as unknown as Record<string, unknown>)[k];
-        if (Array.isArray(child)) {
-          for (const c of child) if (c && typeof (c as Node).type === 'string') stack.push(c as Node);
-        } else if (child && typeof (child as Node).type === 'string') stack.push(child as Node);
-      }
     }
   }
 

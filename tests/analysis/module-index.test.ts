@@ -59,7 +59,7 @@ describe('module index from ESLint traversal steps', () => {
   function compare(a: ModuleFacts, b: ModuleFacts): void {
     for (const k of lists) expect(b[k], k).toEqual(a[k]);
     for (const k of lists) b[k].forEach((n, i) => expect(n, k).toBe(a[k][i]));
-    for (const k of ['callsByOwner', 'childFunctions'] as const) {
+    for (const k of ['callsByOwner', 'childFunctions', 'choicesByOwner'] as const) {
       expect([...b[k].keys()], k).toEqual([...a[k].keys()]);
       for (const [owner, nodes] of a[k]) nodes.forEach((n, i) => expect(b[k].get(owner)![i], k).toBe(n));
     }
