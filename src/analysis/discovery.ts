@@ -51,8 +51,9 @@ export const PER_REQUEST_FACTORIES = new Set(['createMcpHandler']);
 const REGISTRATION_METHODS = [...TOOL_METHODS, ...RESOURCE_METHODS, ...PROMPT_METHODS, ...Object.keys(FASTMCP_METHODS), 'setRequestHandler', 'setNotificationHandler', 'registerToolTask'];
 /** Every callee name `run` looks at (the configured registration functions aside). */
 const REGISTRATION_NAMES = new Set([...REGISTRATION_METHODS, ...PER_REQUEST_FACTORIES]);
+/** A registration call as discovery reads it: `.tool(`, `?.tool?.(`, `['tool'](`, `.registerTool<Args>(`. */
 const MAY_REGISTER = new RegExp(
-  `\\.\\s*(?:${REGISTRATION_METHODS.join('|')})\\s*[(<]|\\bcreateMcpHandler\\s*\\(|\\bResourceTemplate\\b|\\bextends\\s+[\\w$.]*Tool`,
+  `(?:\\.\\s*|\\[\\s*['"\`])(?:${REGISTRATION_METHODS.join('|')})(?:['"\`]\\s*\\])?\\s*(?:\\?\\.\\s*)?[(<]|\\bcreateMcpHandler\\s*\\(|\\bResourceTemplate\\b|\\bextends\\s+[\\w$.]*Tool`,
 );
 /** A schema key, as tool objects and tool classes have one (`inputSchema:`, `parameters =`, a shorthand `{ name, inputSchema }`). */
 const MAY_HAVE_SCHEMA = new RegExp(`\\b(?:${[...SCHEMA_PROPS].join('|')})['"]?\\s*(?:[:=(,}]|$)`, 'm');

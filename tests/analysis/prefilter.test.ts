@@ -2,7 +2,12 @@
 // must accept every way discovery finds a handler (a superset), and should turn away ordinary code that merely has an
 // `args:` or `input:` key, since most files of a server are indexed for nothing otherwise.
 import { describe, expect, it } from 'vitest';
-import { mayRegisterHandlers } from '../../src/analysis/discovery.js';
+import tsParser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Discovery, mayRegisterHandlers } from '../../src/analysis/discovery.js';
+import { ModuleFacts } from '../../src/analysis/module.js';
 import { readSettings } from '../../src/analysis/settings.js';
 import plugin from '../../src/index.js';
 
@@ -13,6 +18,11 @@ describe('mayRegisterHandlers', () => {
     const accepted = [
       "server.tool('echo', { text: z.string() }, async ({ text }) => ({ content: [] }));",
       'server.registerTool<Args>("x", spec, handler)',
+      // optional calls and computed member names: discovery reads them as the same registration
+      "server?.registerTool?.('note', spec, handler)",
+      'server.tool?.("x", fn)',
+      "server['tool']('x', {}, fn)",
+      'server[ "setRequestHandler" ]?.(CallToolRequestSchema, route)',
       "server.setRequestHandler(CallToolRequestSchema, route)",
       'mcp.addTool({ name: "x", parameters: p, execute: run })',
       'export const t = { name: "search", inputSchema: s, handler: async (args) => ({}) };',
@@ -94,5 +104,38 @@ describe('rules on a module the text test turns away', () => {
 
   it('with whole-server analysis other modules decide: every module keeps its listeners', () => {
     expect(listenersOf('no-cross-call-binding', plain, { 'mcp-stateless': { crossFile: true } })).toEqual(['Program:exit']);
+  });
+});
+
+// The superset property on real shapes: every fixture module in which discovery (run on a full index, whatever the text
+// says) finds a handler, or a handler imported from another module, passes the text test. A fixture that registers in
+// a form the text test misses (`server?.registerTool?.(…)` once did) fails here by name.
+describe('the text test on every fixture', () => {
+  it('accepts every fixture module in which discovery finds a registration', () => {
+    const root = path.resolve(__dirname, '../fixtures');
+    const files = readdirSync(root, { recursive: true, encoding: 'utf8' })
+      .filter((f) => /\.(ts|tsx|js|mjs|cjs)$/.test(f) && !f.endsWith('.d.ts'))
+      .map((f) => path.join(root, f));
+    let registering = 0;
+    const missed: string[] = [];
+    const rule = {
+      create(context: { sourceCode: { ast: never; scopeManager: never; visitorKeys: never; text: string }; filename: string }) {
+        return {
+          'Program:exit'() {
+            const sc = context.sourceCode;
+            const discovery = new Discovery(new ModuleFacts(sc.ast, sc.scopeManager, sc.visitorKeys, settings, context.filename));
+            if (discovery.registrations.length === 0 && discovery.external.length === 0) return;
+            registering++;
+            if (!mayRegisterHandlers(sc.text, settings)) missed.push(path.relative(root, context.filename));
+          },
+        };
+      },
+    };
+    const linter = new Linter({ configType: 'flat', cwd: root });
+    for (const file of files) {
+      linter.verify(readFileSync(file, 'utf8'), [{ files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.mjs', '**/*.cjs'], languageOptions: { parser: tsParser, sourceType: 'module' }, plugins: { t: { rules: { superset: rule as never } } }, rules: { 't/superset': 'error' } }], file);
+    }
+    expect(registering).toBeGreaterThan(40);
+    expect(missed).toEqual([]);
   });
 });
