@@ -197,30 +197,30 @@ export function collectStateAccesses(facts: ModuleFacts, hooks: StateHooks): Sta
       const def = v.defs[0];
       if (!def) continue;
       let binding: StateBinding | null = null;
+      let used: TSESTree.Identifier[];
       if (def.type === 'Variable') {
         const decl = def.node as TSESTree.VariableDeclarator;
         if (decl.id.type !== AST_NODE_TYPES.Identifier) continue;
+        if (decl.init && isFunction(unwrap(decl.init))) continue;
+        // Most bindings of a module are never used by handler code: ask what one holds only when handler code uses it.
+        used = handlerReferences(v, isHandlerCode);
+        if (used.length === 0) continue;
         const kindOfDecl = (def.parent as TSESTree.VariableDeclaration).kind;
         const container = containerOf(facts, decl.init);
-        if (decl.init && isFunction(unwrap(decl.init))) continue;
         if (kindOfDecl === 'const' && container === 'primitive') continue;
         if (decl.init && resolveValues(facts, decl.init).some((x) => x.kind === 'function' || x.kind === 'class')) continue;
         binding = { key: `v:${decl.range[0]}`, name: v.name, scope: stateScope, container, decl, factory, exported: stateScope === 'module' && isExported(facts, decl, v.name) };
       } else if (def.type === 'ImportBinding' && stateScope === 'module') {
         const imp = facts.imports.get(v.name);
         if (!imp || !isRelativeSource(imp.source)) continue;
+        used = handlerReferences(v, isHandlerCode);
         binding = { key: `i:${v.name}`, name: v.name, scope: 'import', container: 'unknown', decl: def.node, factory: null };
       } else if (def.type === 'ClassName') {
         const cls = def.node as ClassNode;
         collectStaticFieldAccesses(facts, v, cls, isHandlerCode, stateScope, out, hooks);
         continue;
       } else continue;
-      for (const ref of v.references) {
-        if (ref.init) continue;
-        const id = ref.identifier as TSESTree.Identifier;
-        if (!isHandlerCode(id)) continue;
-        classifyUse(facts, binding, id, out, new Set());
-      }
+      for (const id of used) classifyUse(facts, binding, id, out, new Set());
     }
   }
   // `this.field` in methods of long-lived instances.
@@ -696,6 +696,17 @@ function isEmptyValue(v: Node | undefined): boolean {
 }
 
 /** Is a module-level declaration exported (in its declaration or by an `export { name }` list)? */
+/** The references to a variable, other than its initialisation, made from handler code. */
+function handlerReferences(v: Variable, isHandlerCode: (node: Node) => boolean): TSESTree.Identifier[] {
+  const out: TSESTree.Identifier[] = [];
+  for (const ref of v.references) {
+    if (ref.init) continue;
+    const id = ref.identifier as TSESTree.Identifier;
+    if (isHandlerCode(id)) out.push(id);
+  }
+  return out;
+}
+
 function isExported(facts: ModuleFacts, decl: TSESTree.VariableDeclarator, name: string): boolean {
   if (decl.parent?.parent?.type === AST_NODE_TYPES.ExportNamedDeclaration) return true;
   for (const st of facts.ast.body) {
