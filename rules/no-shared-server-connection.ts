@@ -1,4 +1,4 @@
-import { getModuleModel, isAnalysed } from '../src/analysis/door.js';
+import { getModuleFacts, isAnalysed } from '../src/analysis/door.js';
 import { getWiring, mentionsMcp } from '../src/analysis/wiring.js';
 import { createRule } from '../src/util/create-rule.js';
 
@@ -35,10 +35,10 @@ export default createRule<Options, MessageId>({
     schema: [],
   },
   create(context) {
-    if (!isAnalysed(context)) return {};
+    if (!isAnalysed(context, 'wiring')) return {};
     return {
       'Program:exit'() {
-        const facts = getModuleModel(context).facts;
+        const facts = getModuleFacts(context);
         // A module whose text names no server, transport or registration was not indexed: it wires nothing. One that
         // never mentions MCP wires some other server.
         if (!facts.indexed || !mentionsMcp(context.sourceCode.text)) return;

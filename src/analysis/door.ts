@@ -30,7 +30,14 @@ const MAY_WIRE = /McpServer|\bServer\b|FastMCP|Transport|createMcpHandler|mcp-ha
 const mayWire = (text: string): boolean => mentionsMcp(text) && MAY_WIRE.test(text);
 
 const modules = new WeakMap<TSESTree.Program, Map<string, ModuleModel | AnalysisBudgetExceeded>>();
-const textRelevance = new WeakMap<TSESTree.Program, Map<string, boolean>>();
+const moduleFacts = new WeakMap<TSESTree.Program, Map<string, ModuleFacts | AnalysisBudgetExceeded>>();
+const textRelevance = new WeakMap<TSESTree.Program, Map<string, TextRelevance>>();
+
+/** What a module's text shows it may do: serve calls (register a handler), only wire a server, or neither. */
+type TextRelevance = 'serves' | 'wires' | 'none';
+
+/** Which question a rule asks of a module: about the code that serves calls, or about how servers are wired. */
+export type Question = 'handlers' | 'wiring';
 
 /** The settings of this lint, checked (one clear line on bad input). */
 export function getSettings(context: AnyContext): McpSettings {
@@ -62,20 +69,24 @@ function typescriptEslintConversion(context: AnyContext): ParserConversion | nul
 }
 
 /**
- * Whether the text of this module may register a handler or build, connect or route a server (a cheap superset test,
- * once per file and settings). Without whole-server analysis nothing else brings a module into the analysis.
+ * What the text of this module may do (a cheap superset test, once per file and settings): register a handler, or else
+ * build, connect or route a server. Without whole-server analysis nothing else brings a module into the analysis.
  */
-function textMayServeOrWire(context: AnyContext, settings: McpSettings, key: string): boolean {
+function textRelevanceOf(context: AnyContext, settings: McpSettings, key: string): TextRelevance {
   const text = context.sourceCode.text;
-  return cachedPer(textRelevance, context.sourceCode.ast, key, () => mayRegisterHandlers(text, settings) || mayWire(text));
+  return cachedPer(textRelevance, context.sourceCode.ast, key, () =>
+    mayRegisterHandlers(text, settings) ? 'serves' : mayWire(text) ? 'wires' : 'none',
+  );
 }
 
 /**
- * Whether this module is analysed at all: its text may register a handler or wire a server, or (with whole-server
- * analysis) another module may reach into it. A module that is not has no handler code and no wiring, so every rule
- * that asks about those can return no listeners from `create` (most files of a server, at no cost beyond this test).
+ * Whether this module is analysed at all for a rule's question: for handler code, its text may register a handler; for
+ * wiring, it may also build, connect or route a server; with whole-server analysis, another module may reach into it
+ * (always yes). A module that is not has nothing to say to the question, so the rule returns no listeners from `create`
+ * (most files of a server, at no cost beyond this test). Without whole-server analysis a module whose text registers
+ * nothing serves no call: every handler rule would find nothing in it.
  */
-export function isAnalysed(context: AnyContext): boolean {
+export function isAnalysed(context: AnyContext, question: Question = 'handlers'): boolean {
   let settings: McpSettings;
   try {
     settings = getSettings(context);
@@ -86,7 +97,47 @@ export function isAnalysed(context: AnyContext): boolean {
   }
   // With whole-server analysis, other modules decide (their calls into this one): the model is asked.
   if (settings.crossFile) return true;
-  return textMayServeOrWire(context, settings, settingsKey(settings));
+  const relevance = textRelevanceOf(context, settings, settingsKey(settings));
+  return question === 'wiring' ? relevance !== 'none' : relevance === 'serves';
+}
+
+/**
+ * The per-module facts of the file being linted (its index, scopes and settings), without the handler analysis: what
+ * the wiring rule needs. Shared with the module model when a rule asks for that too.
+ */
+export function getModuleFacts(context: AnyContext): ModuleFacts {
+  const settings = getSettings(context);
+  // With whole-server analysis the facts come with the model the server model hands over (each file indexed once).
+  if (settings.crossFile) return getModuleModel(context).facts;
+  return localFacts(context, settings, settingsKey(settings), false);
+}
+
+/** The facts of this file built from ESLint's AST (cached per AST and settings). */
+function localFacts(context: AnyContext, settings: McpSettings, key: string, reachedFromElsewhere: boolean): ModuleFacts {
+  const sourceCode = context.sourceCode;
+  const ast = sourceCode.ast;
+  let perAst = moduleFacts.get(ast);
+  if (!perAst) {
+    perAst = new Map();
+    moduleFacts.set(ast, perAst);
+  }
+  let facts = perAst.get(key);
+  if (facts instanceof AnalysisBudgetExceeded) throw facts;
+  if (!facts) {
+    // Most files of a server serve no call and wire no server: their text says so, and they are not indexed.
+    const relevant = reachedFromElsewhere || textRelevanceOf(context, settings, key) !== 'none';
+    // ESLint (9 and 10) has already computed, and keeps, its traversal of the file: the index reads it.
+    const traverse = (sourceCode as unknown as { traverse?: () => Iterable<TraversalStep> }).traverse;
+    const steps = relevant && typeof traverse === 'function' ? traverse.call(sourceCode) : undefined;
+    try {
+      facts = new ModuleFacts(ast, sourceCode.scopeManager!, sourceCode.visitorKeys as Record<string, readonly string[]>, settings, context.filename, { index: relevant, steps });
+    } catch (e) {
+      if (e instanceof AnalysisBudgetExceeded) perAst.set(key, e);
+      throw e;
+    }
+    perAst.set(key, facts);
+  }
+  return facts;
 }
 
 /**
@@ -113,13 +164,7 @@ export function getModuleModel(context: AnyContext): ModuleModel {
       model = server?.modelFor(context.filename, sourceCode.text) ?? undefined;
       if (!model) {
         const links = server ? server.linksFor(context.filename) : NO_LINKS;
-        // Most files of a server serve no call and wire no server: their text says so, and they are not indexed.
-        const relevant = links.roots.length > 0 || textMayServeOrWire(context, settings, key);
-        // ESLint (9 and 10) has already computed, and keeps, its traversal of the file: the index reads it.
-        const traverse = (sourceCode as unknown as { traverse?: () => Iterable<TraversalStep> }).traverse;
-        const steps = relevant && typeof traverse === 'function' ? traverse.call(sourceCode) : undefined;
-        const facts = new ModuleFacts(ast, sourceCode.scopeManager!, sourceCode.visitorKeys as Record<string, readonly string[]>, settings, context.filename, { index: relevant, steps });
-        model = new ModuleModel(facts, links);
+        model = new ModuleModel(localFacts(context, settings, key, links.roots.length > 0), links);
       }
     } catch (e) {
       // Past the step budget while building: every rule on this file stops at once, nobody rebuilds it.
