@@ -22,60 +22,52 @@ const MAX_DEPTH = 12;
  */
 export function resolveValues(facts: ModuleFacts, expr: Node, seen?: Set<Node>, depth = 0): Value[] {
   const n = unwrap(expr);
-  const memo = memoOf(facts);
-  const known = memo.get(n) ?? indexMemos.get(facts)?.get(n);
+  const r = resolutionOf(facts);
+  const known = r.memo.get(n) ?? r.indexMemo?.get(n);
   if (known) return known;
   if (!seen) {
     // A question from outside: answer it once for the module (the answer does not depend on who asks).
     const out = dedupeValues(resolveNode(facts, n, new Set(), 0));
     // While the call-site index is being built, parameters resolve to nothing: such answers are not final, and are
     // kept only while the index is built.
-    (indexMemos.get(facts) ?? memo).set(n, out);
+    (r.indexMemo ?? r.memo).set(n, out);
     return out;
   }
   return resolveNode(facts, n, seen, depth);
 }
 
-const memos = new WeakMap<ModuleFacts, Map<Node | Variable, Value[]>>();
-/**
- * Answers given while a module's call-site index is built (parameters resolve to nothing meanwhile): reused within that
- * build, which asks about every callee of the module, and dropped when it ends.
- */
-const indexMemos = new WeakMap<ModuleFacts, Map<Node | Variable, Value[]>>();
-function memoOf(facts: ModuleFacts): Map<Node | Variable, Value[]> {
-  let m = memos.get(facts);
-  if (!m) {
-    m = new Map();
-    memos.set(facts, m);
-  }
-  return m;
-}
-
-/**
- * Per module: the variables being resolved right now, and whether an answer given since was cut short (a variable
- * met again while it is being resolved, or the depth limit): such answers are not memoised.
- */
-interface Progress {
+/** Per module: what value resolution has answered, and what it is doing now (one lookup per question). */
+interface Resolution {
+  /** Final answers, by node or variable. */
+  memo: Map<Node | Variable, Value[]>;
+  /**
+   * Answers given while the module's call-site index is built (parameters resolve to nothing meanwhile): reused within
+   * that build, which asks about every callee of the module, and dropped when it ends. Null when no build is running.
+   */
+  indexMemo: Map<Node | Variable, Value[]> | null;
+  /** The calls of the module by the function their callee resolves to (built on the first question that needs it). */
+  callSites: Map<FunctionNode, TSESTree.CallExpression[]> | null;
+  /** The variables being resolved right now. */
   inProgress: Set<Variable>;
+  /**
+   * Whether an answer given since was cut short (a variable met again while it is being resolved, or the depth
+   * limit): such answers are not memoised.
+   */
   cut: boolean;
 }
-const progress = new WeakMap<ModuleFacts, Progress>();
-function progressOf(facts: ModuleFacts): Progress {
-  let p = progress.get(facts);
-  if (!p) {
-    p = { inProgress: new Set(), cut: false };
-    progress.set(facts, p);
+const resolutions = new WeakMap<ModuleFacts, Resolution>();
+function resolutionOf(facts: ModuleFacts): Resolution {
+  let r = resolutions.get(facts);
+  if (!r) {
+    r = { memo: new Map(), indexMemo: null, callSites: null, inProgress: new Set(), cut: false };
+    resolutions.set(facts, r);
   }
-  return p;
+  return r;
 }
 
 function resolveNode(facts: ModuleFacts, n: Node, seen: Set<Node>, depth: number): Value[] {
-  if (depth > MAX_DEPTH) {
-    progressOf(facts).cut = true;
-    return [];
-  }
-  if (seen.has(n)) {
-    progressOf(facts).cut = true;
+  if (depth > MAX_DEPTH || seen.has(n)) {
+    resolutionOf(facts).cut = true;
     return [];
   }
   seen.add(n);
@@ -245,28 +237,27 @@ function resolveIdentifier(facts: ModuleFacts, id: TSESTree.Identifier, seen: Se
  * the call-site index is being built (parameters resolve to nothing meanwhile).
  */
 export function resolveVariable(facts: ModuleFacts, v: Variable, seen?: Set<Node>, depth = 0): Value[] {
-  const memo = memoOf(facts);
-  const known = memo.get(v) ?? indexMemos.get(facts)?.get(v);
+  const r = resolutionOf(facts);
+  const known = r.memo.get(v) ?? r.indexMemo?.get(v);
   if (known) return known;
-  const p = progressOf(facts);
-  if (p.inProgress.has(v)) {
-    p.cut = true;
+  if (r.inProgress.has(v)) {
+    r.cut = true;
     return [];
   }
-  p.inProgress.add(v);
-  const outerCut = p.cut;
-  p.cut = false;
+  r.inProgress.add(v);
+  const outerCut = r.cut;
+  r.cut = false;
   let out: Value[];
   try {
     out = resolveVariableWith(facts, v, seen ?? new Set(), depth);
   } finally {
-    p.inProgress.delete(v);
+    r.inProgress.delete(v);
   }
-  const cut = p.cut;
-  p.cut = outerCut || cut;
+  const cut = r.cut;
+  r.cut = outerCut || cut;
   // A binding assigned the same thing in a thousand places (`client = new ApiClient()` in every tool) holds one value.
   out = dedupeValues(out);
-  if (!cut) (indexMemos.get(facts) ?? memo).set(v, out);
+  if (!cut) (r.indexMemo ?? r.memo).set(v, out);
   return out;
 }
 
@@ -385,8 +376,6 @@ function parameterValues(facts: ModuleFacts, fn: FunctionNode, v: Variable, seen
   return out;
 }
 
-const callSiteIndex = new WeakMap<ModuleFacts, Map<FunctionNode, TSESTree.CallExpression[]>>();
-
 /** The calls in this module whose callee resolves to `fn` (built once per module; parameters are not followed while building). */
 export function callSitesOf(facts: ModuleFacts, fn: FunctionNode): TSESTree.CallExpression[] {
   // Most helpers are named functions only ever called by name: their references are their call sites, no index needed.
@@ -395,11 +384,12 @@ export function callSitesOf(facts: ModuleFacts, fn: FunctionNode): TSESTree.Call
   // A function written inline as an argument of a call into another module (`server.tool(…, async (args) => …)`,
   // `items.map(x => …)`) is called by that module, never by a call of this one: no need to resolve every call here.
   if (inlineArgumentOfForeignCall(facts, fn)) return [];
-  let index = callSiteIndex.get(facts);
+  const r = resolutionOf(facts);
+  let index = r.callSites;
   if (!index) {
     // Parameters are not followed while the index is built (they would ask for it).
-    if (indexMemos.has(facts)) return [];
-    indexMemos.set(facts, new Map());
+    if (r.indexMemo) return [];
+    r.indexMemo = new Map();
     index = new Map();
     try {
       for (const call of facts.allCalls) {
@@ -414,9 +404,9 @@ export function callSitesOf(facts: ModuleFacts, fn: FunctionNode): TSESTree.Call
         }
       }
     } finally {
-      indexMemos.delete(facts);
+      r.indexMemo = null;
     }
-    callSiteIndex.set(facts, index);
+    r.callSites = index;
   }
   return index.get(fn) ?? [];
 }
