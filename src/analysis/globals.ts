@@ -13,17 +13,21 @@ export interface GlobalWrite {
 
 const ENV_INSTEAD = 'Build an env object for this call (`{ ...process.env, HOME: dir, TMPDIR: dir }`) and pass it to the child process instead.';
 
-/** The base path of a member chain, keeping computed steps as `[…]`: process.env[key] → ['process','env','[…]']. */
+/** The globals and libraries whose members `classify` knows as process-wide state. */
+const STATE_ROOTS = new Set(['process', 'globalThis', 'global', 'window', 'self', 'axios', 'http', 'https', 'console']);
+/** The first names of the `CALLS` keys, and `Object` (`Object.assign(globalThis, …)`). */
+const CALL_ROOTS = new Set(['process', 'google', 'mongoose', 'Object']);
+
+/**
+ * The base path of a member chain rooted at one of the state roots, keeping computed steps as `[…]`: process.env[key] →
+ * ['process','env','[…]']. Null for any other chain (most assignments of a module), which is not spelled out.
+ */
 function loosePath(facts: ModuleFacts, node: Node): string[] | null {
+  const root = rootIdentifier(node);
+  if (!root || !STATE_ROOTS.has(root.name) || !isGlobalName(facts, root)) return null;
   const out: string[] = [];
-  let n = unwrap(node);
-  while (n.type === AST_NODE_TYPES.MemberExpression) {
-    out.unshift(memberName(n) ?? '[…]');
-    n = unwrap(n.object);
-  }
-  if (n.type !== AST_NODE_TYPES.Identifier) return null;
-  if (!isGlobalName(facts, n)) return null;
-  out.unshift(n.name);
+  for (let n = unwrap(node); n.type === AST_NODE_TYPES.MemberExpression; n = unwrap(n.object)) out.unshift(memberName(n) ?? '[…]');
+  out.unshift(root.name);
   return out;
 }
 
@@ -86,9 +90,10 @@ function collectProcessGlobalWrites(facts: ModuleFacts): GlobalWrite[] {
   }
   for (const call of facts.allCalls) {
     if (call.type !== AST_NODE_TYPES.CallExpression) continue;
-    const p = memberPath(call.callee);
     const base = unwrap(call.callee);
     const root = base.type === AST_NODE_TYPES.MemberExpression ? rootIdentifier(base) : null;
+    // Only calls on a few globals can change process-wide state: the path of any other call is not spelled out.
+    const p = root && CALL_ROOTS.has(root.name) ? memberPath(base) : null;
     const key = p && root && isGlobalName(facts, root) ? p.join('.') : null;
     if (key && key in CALLS) {
       if (key === 'process.umask' && call.arguments.length === 0) continue;
