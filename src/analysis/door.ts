@@ -112,6 +112,34 @@ export function getModuleFacts(context: AnyContext): ModuleFacts {
   return localFacts(context, settings, settingsKey(settings), false);
 }
 
+/**
+ * Listeners that build this file's index during ESLint's own traversal, for the first rule created for the file whose
+ * question the file's text may answer (null for every other rule, and with whole-server analysis, where the server
+ * model may hand over facts it already built). The facts are cached at once; the rules read them at `Program:exit`.
+ */
+export function indexListeners(context: AnyContext): Record<string, (node: TSESTree.Node) => void> | null {
+  let settings: McpSettings;
+  try {
+    settings = getSettings(context);
+  } catch {
+    return null;
+  }
+  const sourceCode = context.sourceCode;
+  // Not a JavaScript or TypeScript file (a rule that also reads JSON), or whole-server analysis: today's way.
+  if (settings.crossFile || !sourceCode.scopeManager) return null;
+  const key = settingsKey(settings);
+  const ast = sourceCode.ast;
+  let perAst = moduleFacts.get(ast);
+  if (!perAst) {
+    perAst = new Map();
+    moduleFacts.set(ast, perAst);
+  }
+  if (perAst.has(key) || textRelevanceOf(context, settings, key) === 'none') return null;
+  const facts = new ModuleFacts(ast, sourceCode.scopeManager!, sourceCode.visitorKeys as Record<string, readonly string[]>, settings, context.filename, { during: 'traversal' });
+  perAst.set(key, facts);
+  return facts.traversalListeners();
+}
+
 /** The facts of this file built from ESLint's AST (cached per AST and settings). */
 function localFacts(context: AnyContext, settings: McpSettings, key: string, reachedFromElsewhere: boolean): ModuleFacts {
   const sourceCode = context.sourceCode;

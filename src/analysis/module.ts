@@ -64,7 +64,7 @@ export class ModuleFacts {
     visitorKeys: Readonly<Record<string, readonly string[] | undefined>>,
     settings: McpSettings,
     fileName: string,
-    options: { index?: boolean; steps?: Iterable<TraversalStep> } = {},
+    options: { index?: boolean; steps?: Iterable<TraversalStep>; during?: 'traversal' } = {},
   ) {
     this.ast = ast;
     this.scopeManager = scopeManager;
@@ -74,7 +74,56 @@ export class ModuleFacts {
     this.budget = new Budget(fileName);
     this.indexed = options.index !== false;
     const steps = options.steps;
-    if (this.indexed) this.budget.phase('index', () => (steps ? this.indexSteps(steps) : this.index(visitorKeys)));
+    // Built during ESLint's traversal: `traversalListeners()` fills the index as ESLint enters the nodes.
+    if (options.during === 'traversal') this.owner.set(ast, null);
+    else if (this.indexed) this.budget.phase('index', () => (steps ? this.indexSteps(steps) : this.index(visitorKeys)));
+  }
+
+  /**
+   * The same index, built during ESLint's own traversal of the file: listeners for the node kinds `record` keeps (and
+   * the functions that own them), which ESLint calls in the order its traversal enters nodes, the order of the steps.
+   * Nodes of other kinds (most of a tree) cost the index nothing. The index is complete when ESLint leaves the
+   * Program node, before any `Program:exit` listener runs. For facts made with `{ during: 'traversal' }`.
+   */
+  traversalListeners(): Record<string, (node: Node) => void> {
+    const outer: (FunctionNode | null)[] = [];
+    let current: FunctionNode | null = null;
+    const record = (node: Node) => this.record(node, current);
+    const enterFunction = (node: Node) => {
+      this.record(node, current);
+      outer.push(current);
+      current = node as FunctionNode;
+    };
+    const exitFunction = (node: Node) => {
+      if (node === current) current = outer.pop()!;
+    };
+    return {
+      CallExpression: record,
+      NewExpression: record,
+      FunctionDeclaration: enterFunction,
+      FunctionExpression: enterFunction,
+      ArrowFunctionExpression: enterFunction,
+      'FunctionDeclaration:exit': exitFunction,
+      'FunctionExpression:exit': exitFunction,
+      'ArrowFunctionExpression:exit': exitFunction,
+      ClassDeclaration: record,
+      ClassExpression: record,
+      ObjectExpression: record,
+      AssignmentExpression: record,
+      UpdateExpression: record,
+      UnaryExpression: record,
+      // `this.x`: entered right after its member expression (the member's first child), so in the same place.
+      ThisExpression: (node: Node) => {
+        const member = node.parent;
+        if (member?.type === AST_NODE_TYPES.MemberExpression && member.object === node) this.record(member, current);
+      },
+      SwitchStatement: record,
+      ImportDeclaration: record,
+      LogicalExpression: record,
+      ConditionalExpression: record,
+      IfStatement: record,
+      VariableDeclarator: record,
+    };
   }
 
   /**

@@ -1,5 +1,6 @@
 import { ESLintUtils, type TSESLint } from '@typescript-eslint/utils';
 import { AnalysisBudgetExceeded, warnBudget } from '../analysis/budget.js';
+import { indexListeners } from '../analysis/door.js';
 
 export const REPO_URL = 'https://github.com/mcp-stateless/eslint-plugin-mcp-stateless';
 
@@ -42,12 +43,25 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
       let stopped = false;
       const buffered = new BufferedContext<MessageIds>(context);
       const listeners = create(buffered as unknown as typeof context, options) as Record<string, ((...args: unknown[]) => void) | undefined>;
+      let any = false;
+      for (const _ in listeners) {
+        any = true;
+        break;
+      }
+      // A rule that has nothing to ask of this file (most files of a server): no listeners to guard.
+      if (!any) return listeners as never;
       const guarded: Record<string, (a?: unknown, b?: unknown, c?: unknown, d?: unknown) => void> = {};
+      // The first rule that analyses this file also builds its index during ESLint's traversal (these listeners cannot
+      // pass the step budget: they only file nodes).
+      const index = indexListeners(context);
+      if (index) for (const selector in index) guarded[selector] = index[selector] as (a?: unknown) => void;
       for (const selector in listeners) {
         const listener = listeners[selector];
         if (!listener) continue;
+        const indexing = guarded[selector];
         // Listeners get at most a node and a few code-path arguments: fixed parameters, no rest array per call.
         guarded[selector] = (a?: unknown, b?: unknown, c?: unknown, d?: unknown) => {
+          indexing?.(a);
           if (stopped) return;
           buffered.buffering = true;
           try {

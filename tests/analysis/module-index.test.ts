@@ -84,12 +84,28 @@ describe('module index from ESLint traversal steps', () => {
           };
         },
       };
+      // Built during the traversal by listeners (the way a lint builds it now): the same facts again.
+      const listened: ModuleFacts[] = [];
+      const listening = {
+        create(context: { sourceCode: { ast: never; scopeManager: never; visitorKeys: never }; filename: string }) {
+          const sc = context.sourceCode;
+          const facts = new ModuleFacts(sc.ast, sc.scopeManager, sc.visitorKeys, readSettings({}), context.filename, { during: 'traversal' });
+          return {
+            ...facts.traversalListeners(),
+            'Program:exit'() {
+              compare(new ModuleFacts(sc.ast, sc.scopeManager, sc.visitorKeys, readSettings({}), context.filename), facts);
+              listened.push(facts);
+            },
+          };
+        },
+      };
       const linter = new Linter({ configType: 'flat', cwd: root });
       for (const file of fixtureFiles) {
-        const messages = linter.verify(readFileSync(file, 'utf8'), [{ files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.mjs', '**/*.cjs'], languageOptions: { parser: tsParser, sourceType: 'module' }, plugins: { t: { rules: { index: rule as never } } }, rules: { 't/index': 'error' } }], file);
-        expect(messages.filter((m) => m.fatal || m.ruleId === 't/index'), file).toEqual([]);
+        const messages = linter.verify(readFileSync(file, 'utf8'), [{ files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.mjs', '**/*.cjs'], languageOptions: { parser: tsParser, sourceType: 'module' }, plugins: { t: { rules: { index: rule as never, listen: listening as never } } }, rules: { 't/index': 'error', 't/listen': 'error' } }], file);
+        expect(messages.filter((m) => m.fatal || m.ruleId === 't/index' || m.ruleId === 't/listen'), file).toEqual([]);
       }
       expect(compared).toBe(fixtureFiles.length);
+      expect(listened.length).toBe(fixtureFiles.length);
     });
   }
 });
