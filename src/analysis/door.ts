@@ -129,26 +129,28 @@ export function indexListeners(context: AnyContext): Record<string, (node: TSEST
   if (settings.crossFile || !sourceCode.scopeManager) return null;
   const key = settingsKey(settings);
   const ast = sourceCode.ast;
-  let perAst = moduleFacts.get(ast);
-  if (!perAst) {
-    perAst = new Map();
-    moduleFacts.set(ast, perAst);
-  }
+  const perAst = perProgram(moduleFacts, ast);
   if (perAst.has(key) || textRelevanceOf(context, settings, key) === 'none') return null;
   const facts = new ModuleFacts(ast, sourceCode.scopeManager!, sourceCode.visitorKeys as Record<string, readonly string[]>, settings, context.filename, { during: 'traversal' });
   perAst.set(key, facts);
   return facts.traversalListeners();
 }
 
+/** The per-settings entries a cache keeps for one file's AST. */
+function perProgram<V>(cache: WeakMap<TSESTree.Program, Map<string, V>>, ast: TSESTree.Program): Map<string, V> {
+  let perAst = cache.get(ast);
+  if (!perAst) {
+    perAst = new Map();
+    cache.set(ast, perAst);
+  }
+  return perAst;
+}
+
 /** The facts of this file built from ESLint's AST (cached per AST and settings). */
 function localFacts(context: AnyContext, settings: McpSettings, key: string, reachedFromElsewhere: boolean): ModuleFacts {
   const sourceCode = context.sourceCode;
   const ast = sourceCode.ast;
-  let perAst = moduleFacts.get(ast);
-  if (!perAst) {
-    perAst = new Map();
-    moduleFacts.set(ast, perAst);
-  }
+  const perAst = perProgram(moduleFacts, ast);
   let facts = perAst.get(key);
   if (facts instanceof AnalysisBudgetExceeded) throw facts;
   if (!facts) {
@@ -179,11 +181,7 @@ export function getModuleModel(context: AnyContext): ModuleModel {
   const ast = sourceCode.ast;
   const settings = getSettings(context);
   const key = settingsKey(settings);
-  let perAst = modules.get(ast);
-  if (!perAst) {
-    perAst = new Map();
-    modules.set(ast, perAst);
-  }
+  const perAst = perProgram(modules, ast);
   let model = perAst.get(key);
   if (model instanceof AnalysisBudgetExceeded) throw model;
   if (!model) {
