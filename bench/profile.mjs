@@ -1,6 +1,8 @@
-// Profile one lint: `node bench/profile.mjs <dir> [config]` runs `node --cpu-prof` on a child that lints <dir> with
-// the given config (parse-only, floor — one empty rule —, recommended or strict; default strict, warm: the second run is profiled) and prints where the CPU time goes,
-// by self time per function and by total time per source file of the plugin.
+// Profile a lint: `node bench/profile.mjs <dir> [config] [passes]` runs `node --cpu-prof` on a child that lints <dir>
+// (its TypeScript files; `published` for the published servers' built JavaScript, as the bench lints them) with the
+// given config (parse-only, floor — one empty rule —, recommended or strict; default strict) `passes` times (default 2),
+// and prints where the CPU time goes: self time per function, the plugin's functions by self time (a flat list says
+// no single function is the cost) and by inclusive time.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -9,10 +11,10 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // Default: the generated 1× corpus (node bench/generate.mjs bench/out/generated, or node bench/run.mjs --generated).
-const [dir = path.join(here, 'out/generated/x1'), config = 'strict'] = process.argv.slice(2);
+const [dir = path.join(here, 'out/generated/x1'), config = 'strict', passes = '2'] = process.argv.slice(2);
 const profDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-prof-'));
 const script = path.join(here, 'profile-child.mjs');
-const r = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profDir, script, config, path.resolve(dir)], { stdio: 'inherit' });
+const r = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profDir, script, config, dir === 'published' ? dir : path.resolve(dir), passes], { stdio: 'inherit' });
 if (r.status !== 0) process.exit(r.status ?? 1);
 const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
 const prof = JSON.parse(readFileSync(path.join(profDir, file), 'utf8'));
@@ -63,5 +65,9 @@ const pct = (t) => `${((100 * t) / total).toFixed(1)}%`;
 console.log(`profile of ${config} on ${dir}: ${(total / 1000).toFixed(0)} ms sampled, ${pct(pluginTotal)} under a plugin frame (src/, rules/)`);
 console.log('\ntop self time:');
 for (const [k, t] of [...selfByFn].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${pct(t).padStart(6)}  ${k}`);
+const PLUGIN = /dist\/(src|rules)\//;
+const pluginSelf = [...selfByFn].filter(([k]) => PLUGIN.test(k) || / (src|rules)\//.test(k));
+console.log(`\nplugin functions, self time (${pct(pluginSelf.reduce((n, [, t]) => n + t, 0))} in all):`);
+for (const [k, t] of pluginSelf.sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${pct(t).padStart(6)}  ${k}`);
 console.log('\nplugin functions, inclusive time:');
 for (const [k, t] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`  ${pct(t).padStart(6)}  ${k}`);
