@@ -206,6 +206,10 @@ export interface FsCall {
 /** The filesystem operation a call performs, or null (`fs.writeFileSync`, `writeFile` from 'fs/promises', `fse.outputFile`). */
 export function fsCallOf(facts: ModuleFacts, call: Node, extra: ModuleNames = NO_EXTRA_MODULES): FsCall | null {
   if (call.type !== AST_NODE_TYPES.CallExpression) return null;
+  // A method call names its operation (`x.writeFile(…)`): one that is no filesystem method cannot be one, whatever `x`
+  // is, so most calls are turned away without resolving their object.
+  const callee = unwrap(call.callee);
+  if (callee.type === AST_NODE_TYPES.MemberExpression && !mayNameFsMethod(memberName(callee))) return null;
   const ref = moduleRef(facts, call.callee, extra);
   if (!ref || ref.module !== 'fs' || ref.path.length !== 1) return null;
   const method = ref.path[0].replace(/Sync$/, '');
@@ -216,6 +220,14 @@ export function fsCallOf(facts: ModuleFacts, call: Node, extra: ModuleNames = NO
   }
   const spec = FS_METHODS[method];
   return spec ? { call, method: ref.path[0], spec, effect: spec.effect } : null;
+}
+
+function mayNameFsMethod(name: string | null): boolean {
+  if (name === null) return false;
+  if (name in FS_METHODS || name === 'open') return true;
+  if (!name.endsWith('Sync')) return false;
+  const method = name.slice(0, -4);
+  return method === 'open' || method in FS_METHODS;
 }
 
 /** Methods that write a file named by their options' `path` (Playwright and Puppeteer pages and elements). */
@@ -311,6 +323,13 @@ export function optionProperty(obj: TSESTree.ObjectExpression, name: string): TS
 /** The child-process call a node makes (`spawn`, `execSync`, promisified `exec`, `execa`), or null. */
 export function processCallOf(facts: ModuleFacts, call: Node, extra: ModuleNames = NO_EXTRA_MODULES): ProcessCall | null {
   if (call.type !== AST_NODE_TYPES.CallExpression) return null;
+  // As for filesystem calls: a method call whose name no process API has is none (`x.default(…)` may be a module's
+  // default export, cross-spawn's or execa's; `$.sync`/`$.s` are execa's synchronous `$`).
+  const callee = unwrap(call.callee);
+  if (callee.type === AST_NODE_TYPES.MemberExpression) {
+    const m = memberName(callee);
+    if (m === null || !(m in PROCESS_METHODS || EXECA_METHODS.has(m) || m === 'sync' || m === 's')) return null;
+  }
   const bun = bunSpawnOf(facts, call);
   if (bun) return bun;
   const ref = moduleRef(facts, call.callee, extra);
