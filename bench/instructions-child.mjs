@@ -3,6 +3,8 @@
 // up front), so two runs do the same work in the same order.
 import { ESLint } from 'eslint';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ROOT } from './corpora.mjs';
 import { benchConfigs } from './configs.mjs';
 
@@ -10,7 +12,10 @@ const [jobFile, corpusIndex, config, passes] = process.argv.slice(2);
 const { corpora } = JSON.parse(readFileSync(jobFile, 'utf8'));
 const files = corpora[Number(corpusIndex)].files;
 const texts = files.map((f) => readFileSync(f, 'utf8'));
-const plugin = (await import('../dist/src/index.js')).default;
+// BENCH_PLUGIN names another build's entry (a copy of dist/ inside the project, so it finds the same dependencies):
+// two builds compared by the same count.
+const pluginUrl = process.env.BENCH_PLUGIN ? pathToFileURL(path.resolve(ROOT, process.env.BENCH_PLUGIN)).href : new URL('../dist/src/index.js', import.meta.url).href;
+const plugin = (await import(pluginUrl)).default;
 const security = config.startsWith('security') ? (await import('eslint-plugin-security')).default : undefined;
 const configs = benchConfigs(plugin, { security });
 if (!configs[config]) {

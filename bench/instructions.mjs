@@ -9,6 +9,9 @@
 //   --mirror-budget KB   bytes of source per fetched server repository, as bench/run.mjs (default 120)
 //   --json FILE          also write the raw counts there
 //
+// BENCH_PLUGIN=<path of another build's src/index.js> counts that build instead of dist/ (copy dist/ somewhere inside
+// the project first, e.g. bench/out/dist-base, so it loads the same dependencies): two builds, the same count.
+//
 // Why: on a shared two-core machine the timed instruments move by ±5–25% between configurations that cost the same
 // (parse-only measured 0.94–1.06× the floor in paired runs), which is larger than the difference the targets ask about
 // (1.05× against 1.08×). Counting the instructions a process executes under valgrind (cachegrind without its cache
