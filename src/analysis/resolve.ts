@@ -23,17 +23,33 @@ const MAX_DEPTH = 12;
 export function resolveValues(facts: ModuleFacts, expr: Node, seen?: Set<Node>, depth = 0): Value[] {
   const n = unwrap(expr);
   const r = resolutionOf(facts);
-  const known = r.memo.get(n) ?? r.indexMemo?.get(n);
+  const known = r.memo.get(n) ?? provisionalAnswer(r, n);
   if (known) return known;
   if (!seen) {
     // A question from outside: answer it once for the module (the answer does not depend on who asks).
+    const outerCut = r.cut;
+    const outerProvisional = r.provisional;
+    r.cut = false;
+    r.provisional = false;
     const out = dedupeValues(resolveNode(facts, n, new Set(), 0));
-    // While the call-site index is being built, parameters resolve to nothing: such answers are not final, and are
-    // kept only while the index is built.
-    (r.indexMemo ?? r.memo).set(n, out);
+    const cut = r.cut;
+    const provisional = r.provisional;
+    r.cut = outerCut || cut;
+    r.provisional = outerProvisional || provisional;
+    // While the call-site index is being built, parameters resolve to nothing: an answer that met one (or was cut short
+    // by a variable that the question which started the build is resolving) is not final, and is kept only while the
+    // index is built. Any other answer is the one a later question would get: it is kept for good.
+    (r.indexMemo && (cut || provisional) ? r.indexMemo : r.memo).set(n, out);
     return out;
   }
   return resolveNode(facts, n, seen, depth);
+}
+
+/** An answer kept only while the call-site index is built; whatever uses it is provisional too. */
+function provisionalAnswer(r: Resolution, key: Node | Variable): Value[] | undefined {
+  const known = r.indexMemo?.get(key);
+  if (known) r.provisional = true;
+  return known;
 }
 
 /** Per module: what value resolution has answered, and what it is doing now (one lookup per question). */
@@ -54,12 +70,17 @@ interface Resolution {
    * limit): such answers are not memoised.
    */
   cut: boolean;
+  /**
+   * Whether an answer given since depended on the call-site index being built (a parameter that resolved to nothing
+   * meanwhile, or an answer kept only for the build): such answers are dropped with the build.
+   */
+  provisional: boolean;
 }
 const resolutions = new WeakMap<ModuleFacts, Resolution>();
 function resolutionOf(facts: ModuleFacts): Resolution {
   let r = resolutions.get(facts);
   if (!r) {
-    r = { memo: new Map(), indexMemo: null, callSites: null, inProgress: new Set(), cut: false };
+    r = { memo: new Map(), indexMemo: null, callSites: null, inProgress: new Set(), cut: false, provisional: false };
     resolutions.set(facts, r);
   }
   return r;
@@ -238,7 +259,7 @@ function resolveIdentifier(facts: ModuleFacts, id: TSESTree.Identifier, seen: Se
  */
 export function resolveVariable(facts: ModuleFacts, v: Variable, seen?: Set<Node>, depth = 0): Value[] {
   const r = resolutionOf(facts);
-  const known = r.memo.get(v) ?? r.indexMemo?.get(v);
+  const known = r.memo.get(v) ?? provisionalAnswer(r, v);
   if (known) return known;
   if (r.inProgress.has(v)) {
     r.cut = true;
@@ -246,7 +267,9 @@ export function resolveVariable(facts: ModuleFacts, v: Variable, seen?: Set<Node
   }
   r.inProgress.add(v);
   const outerCut = r.cut;
+  const outerProvisional = r.provisional;
   r.cut = false;
+  r.provisional = false;
   let out: Value[];
   try {
     out = resolveVariableWith(facts, v, seen ?? new Set(), depth);
@@ -254,10 +277,12 @@ export function resolveVariable(facts: ModuleFacts, v: Variable, seen?: Set<Node
     r.inProgress.delete(v);
   }
   const cut = r.cut;
+  const provisional = r.provisional;
   r.cut = outerCut || cut;
+  r.provisional = outerProvisional || provisional;
   // A binding assigned the same thing in a thousand places (`client = new ApiClient()` in every tool) holds one value.
   out = dedupeValues(out);
-  if (!cut) (r.indexMemo ?? r.memo).set(v, out);
+  if (!cut) (r.indexMemo && provisional ? r.indexMemo : r.memo).set(v, out);
   return out;
 }
 
@@ -387,8 +412,11 @@ export function callSitesOf(facts: ModuleFacts, fn: FunctionNode): TSESTree.Call
   const r = resolutionOf(facts);
   let index = r.callSites;
   if (!index) {
-    // Parameters are not followed while the index is built (they would ask for it).
-    if (r.indexMemo) return [];
+    // Parameters are not followed while the index is built (they would ask for it): the answer is provisional.
+    if (r.indexMemo) {
+      r.provisional = true;
+      return [];
+    }
     r.indexMemo = new Map();
     index = new Map();
     try {
