@@ -93,4 +93,4 @@ export default createRule<Options, MessageId>({
       });
     });
   },
-});
+}, { index: false });

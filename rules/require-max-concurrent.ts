@@ -75,4 +75,4 @@ export default createRule<Options, MessageId>({
       });
     });
   },
-});
+}, { index: false });

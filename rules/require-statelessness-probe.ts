@@ -72,4 +72,4 @@ export default createRule<Options, MessageId>({
       });
     });
   },
-});
+}, { index: false });

@@ -27,7 +27,11 @@ type RuleSpec<Options extends readonly unknown[], MessageIds extends string> = P
  * passes its step budget, the rule reports nothing for that file (reports made by the interrupted listener are
  * dropped) and one warning names the file, instead of a crash or a hang.
  */
-export function createRule<Options extends readonly unknown[], MessageIds extends string>(spec: RuleSpec<Options, MessageIds>) {
+export function createRule<Options extends readonly unknown[], MessageIds extends string>(
+  spec: RuleSpec<Options, MessageIds>,
+  /** `index: false` for rules that never read the module index (the definition rules): they do not build it. */
+  { index: builds = true }: { index?: boolean } = {},
+) {
   const create = spec.create;
   const rule = creator<Options, MessageIds>(spec);
   // ESLint (9.15 and later, our peer range) merges `meta.defaultOptions` into `context.options` itself; RuleCreator
@@ -53,7 +57,7 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
       const guarded: Record<string, (a?: unknown, b?: unknown, c?: unknown, d?: unknown) => void> = {};
       // The first rule that analyses this file also builds its index during ESLint's traversal (these listeners cannot
       // pass the step budget: they only file nodes).
-      const index = indexListeners(context);
+      const index = builds ? indexListeners(context) : null;
       if (index) for (const selector in index) guarded[selector] = index[selector] as (a?: unknown) => void;
       for (const selector in listeners) {
         const listener = listeners[selector];

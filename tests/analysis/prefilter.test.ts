@@ -142,3 +142,33 @@ describe('the text test on every fixture', () => {
     expect(missed).toEqual([]);
   });
 });
+
+// The definition rules (registry records: `concurrencyModel`, `shareScope`, `maxConcurrent`, the probe's verdict) read
+// object literals, never the module index: a file that writes none of their keys gets no listener from them, and a file
+// that does gets only their `Program` visitor — the index of a serving file is built by a handler rule, not by them.
+describe('the definition rules', () => {
+  const DEFINITION_RULES = ['require-max-concurrent', 'no-implicit-global-share', 'require-statelessness-probe'] as const;
+  function listenersOf(name: string, code: string): string[] {
+    const real = plugin.rules[name as keyof typeof plugin.rules] as unknown as { meta: object; create: (c: unknown) => Record<string, unknown> };
+    let keys: string[] = [];
+    const spy = { meta: real.meta, create: (context: unknown) => {
+      const listeners = real.create(context);
+      keys = Object.keys(listeners).sort();
+      return listeners;
+    } };
+    new Linter({ configType: 'flat' }).verify(code, [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { t: { rules: { spy: spy as never } } }, rules: { 't/spy': 'error' } }], 'server.ts');
+    return keys;
+  }
+  const serving = "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nconst server = new McpServer({ name: 'x', version: '1' });\nlet last: string | undefined;\nserver.tool('echo', {}, async () => { last = 'x'; return { content: [] }; });\n";
+  const record = "export const entry = { name: 'x', concurrencyModel: 'shared', maxConcurrent: 4 };\n";
+
+  it('return no listeners for a serving file that writes none of their keys', () => {
+    for (const name of DEFINITION_RULES) expect(listenersOf(name, serving), name).toEqual([]);
+  });
+
+  it('listen to Program only, and build no index, where a record is written', () => {
+    for (const name of DEFINITION_RULES) expect(listenersOf(name, serving + record), name).toEqual(['Document', 'Program']);
+    // A handler rule created first for the same file takes the index listeners with its own.
+    expect(listenersOf('no-cross-call-binding', serving + record)).toContain('CallExpression');
+  });
+});
