@@ -217,20 +217,29 @@ export function propertyRemovalRange(text: string, property: SourceNode): [numbe
 
 const cache = new WeakMap<object, readonly DefinitionRecord[]>();
 
-/** Every definition record in the file, ESTree or JSON. Built once per file and shared by the rules. */
+/** A definition record needs one of these keys written somewhere in the file. */
 const DEFINITION_KEYS = /concurrency|shareScope|statelessnessProbePassed|maxConcurrent/;
 
+/**
+ * Whether the file is known to hold no record: a JavaScript or TypeScript file that writes none of the keys (the answer
+ * is kept as its records, so the text is scanned once per file), or one whose records were found to be none.
+ */
+function hasNoRecords(sourceCode: Readonly<TSESLint.SourceCode>): boolean {
+  const root = sourceCode.ast as unknown as { type: string };
+  const known = cache.get(root);
+  if (known) return known.length === 0;
+  if (root.type === 'Document' || DEFINITION_KEYS.test(sourceCode.text)) return false;
+  cache.set(root, []);
+  return true;
+}
+
+/** Every definition record in the file, ESTree or JSON. Built once per file and shared by the rules. */
 export function getDefinitionRecords(sourceCode: Readonly<TSESLint.SourceCode>): readonly DefinitionRecord[] {
   const root = sourceCode.ast as unknown as { type: string };
+  if (hasNoRecords(sourceCode)) return [];
   let records = cache.get(root);
   if (!records) {
-    // A definition record needs one of its keys written somewhere in the file: without any, skip the walk.
-    records =
-      root.type === 'Document'
-        ? jsonRecords(root as JsonDocument)
-        : DEFINITION_KEYS.test(sourceCode.text)
-          ? new EstreeAnalysis(sourceCode).records()
-          : [];
+    records = root.type === 'Document' ? jsonRecords(root as JsonDocument) : new EstreeAnalysis(sourceCode).records();
     cache.set(root, records);
   }
   return records;
@@ -238,17 +247,13 @@ export function getDefinitionRecords(sourceCode: Readonly<TSESLint.SourceCode>):
 
 /**
  * The visitor of a definition rule: runs `check` on each record of the file, whichever language it is in
- * (`Program` for JavaScript/TypeScript, `Document` for @eslint/json).
+ * (`Program` for JavaScript/TypeScript, `Document` for @eslint/json). A file known to hold none gets no listener.
  */
 export function visitDefinitionRecords(
   context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>,
   check: (record: DefinitionRecord) => void,
 ): TSESLint.RuleListener {
-  // A JavaScript or TypeScript file that writes none of the keys has no record: no listener at all (most files; the
-  // text test's answer is kept as the file's records, so the three definition rules scan the text once).
-  const root = context.sourceCode.ast as unknown as { type: string };
-  if (root.type !== 'Document' && !cache.has(root) && !DEFINITION_KEYS.test(context.sourceCode.text)) cache.set(root, []);
-  if (cache.get(root)?.length === 0) return {};
+  if (hasNoRecords(context.sourceCode)) return {};
   const run = (): void => {
     for (const record of getDefinitionRecords(context.sourceCode)) check(record);
   };
