@@ -76,8 +76,7 @@ function versionLine(): string {
 
 export async function main(argv: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
   if (argv[0] === 'probe') {
-    const probeModule = './probe/cli.js';
-    const { probeMain } = (await import(probeModule)) as { probeMain: (a: string[]) => Promise<number> };
+    const { probeMain } = await import('./probe/cli.js');
     return probeMain(argv.slice(1));
   }
   if (argv[0] === 'report') {
