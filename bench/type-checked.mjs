@@ -7,8 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import plugin from '../dist/src/index.js';
-import { ServerModel as ProjectModel } from '../dist/src/analysis/server.js';
+// What a user's config loads (the package's entry, bundled), and the server-model class that bundle uses.
+import plugin from '../dist/bundle/index.js';
+import { ServerModel as ProjectModel } from '../dist/bundle/server.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const outRoot = path.join(here, 'out', 'type-checked');

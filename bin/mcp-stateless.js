@@ -3,8 +3,8 @@
 const argv = process.argv.slice(2);
 const run =
   argv[0] === 'probe'
-    ? import('../dist/src/probe/cli.js').then(({ probeMain }) => probeMain(argv.slice(1)))
-    : import('../dist/src/cli.js').then(({ main }) => main(argv));
+    ? import('../dist/bundle/probe-cli.js').then(({ probeMain }) => probeMain(argv.slice(1)))
+    : import('../dist/bundle/cli.js').then(({ main }) => main(argv));
 
 run.then(
   (code) => {

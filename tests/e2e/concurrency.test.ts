@@ -20,7 +20,7 @@ const configFile = path.join(tmp, 'eslint.config.mjs');
 writeFileSync(
   configFile,
   `import tsParser from ${JSON.stringify(pathToFileURL(require.resolve('@typescript-eslint/parser')).href)};
-import plugin from ${JSON.stringify(pathToFileURL(path.join(root, 'dist/src/index.js')).href)};
+import plugin from ${JSON.stringify(pathToFileURL(path.join(root, 'dist/bundle/index.js')).href)};
 export default [
   { files: ['**/*.ts'], languageOptions: { parser: tsParser } },
   ...plugin.configs.recommended,

@@ -152,7 +152,7 @@ describe('the package, packed from a source tree without dist/ (as npm does for 
   check('install-git', '`prepare` builds dist/ and the tarball has what the imports and the bin need', () => {
     const spec = commands(block('install-git'))[0].split(' ').pop()!;
     expect(spec).toBe(`github:${new URL(pkg.repository.url.replace(/^git\+/, '')).pathname.slice(1).replace(/\.git$/, '')}`);
-    for (const file of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli.js', 'dist/src/session.js', 'dist/rules/index.js', 'bin/mcp-stateless.js', 'LICENSE', 'CHANGELOG.md', 'README.md', 'package.json']) {
+    for (const file of ['dist/bundle/index.js', 'dist/bundle/cli.js', 'dist/bundle/probe.js', 'dist/bundle/probe-cli.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli.js', 'dist/src/session.js', 'dist/rules/index.js', 'bin/mcp-stateless.js', 'LICENSE', 'CHANGELOG.md', 'README.md', 'package.json']) {
       expect(packed.contents).toContain(file);
     }
     expect(packed.contents.filter((f) => /^docs\/rules\/.+\.md$/.test(f))).toHaveLength(15);
@@ -248,7 +248,7 @@ describe('configs', () => {
     jsLoaded = loaded;
     expect(run.code).toBe(1);
     expect(findings(run.stdout, path.join(js10.dir, 'src'))).toEqual(expectedJs);
-    expect(loaded.some((m) => m.includes(`/node_modules/${pkg.name}/dist/rules/`))).toBe(true);
+    expect(loaded.some((m) => m.includes(`/node_modules/${pkg.name}/dist/bundle/`))).toBe(true);
     // ESLint's own ajv 6 (under node_modules/eslint/) is ESLint's business.
     expect(loaded.filter((m) => /\/node_modules\/(@modelcontextprotocol\/sdk|ajv|express)\//.test(m) && !m.includes('/node_modules/eslint/'))).toEqual([]);
   });
