@@ -152,11 +152,13 @@ describe('the package, packed from a source tree without dist/ (as npm does for 
   check('install-git', '`prepare` builds dist/ and the tarball has what the imports and the bin need', () => {
     const spec = commands(block('install-git'))[0].split(' ').pop()!;
     expect(spec).toBe(`github:${new URL(pkg.repository.url.replace(/^git\+/, '')).pathname.slice(1).replace(/\.git$/, '')}`);
-    for (const file of ['dist/bundle/index.js', 'dist/bundle/cli.js', 'dist/bundle/probe.js', 'dist/bundle/probe-cli.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli.js', 'dist/src/session.js', 'dist/rules/index.js', 'bin/mcp-stateless.js', 'LICENSE', 'CHANGELOG.md', 'README.md', 'package.json']) {
+    for (const file of ['dist/bundle/index.js', 'dist/bundle/cli.js', 'dist/bundle/probe.js', 'dist/bundle/probe-cli.js', 'dist/src/index.d.ts', 'dist/src/probe/run.d.ts', 'dist/rules/index.d.ts', 'bin/mcp-stateless.js', 'LICENSE', 'CHANGELOG.md', 'README.md', 'package.json']) {
       expect(packed.contents).toContain(file);
     }
     expect(packed.contents.filter((f) => /^docs\/rules\/.+\.md$/.test(f))).toHaveLength(15);
     expect(packed.contents.filter((f) => /^(src|rules|tests)\/|\.test\.|^dist\/tests/.test(f))).toEqual([]);
+    // The code ships once, bundled; dist/src and dist/rules contribute only the type declarations.
+    expect(packed.contents.filter((f) => /^dist\/(src|rules)\/.*\.js$/.test(f))).toEqual([]);
   });
 
   it('metadata: repository, homepage, bugs, MIT licence text', () => {
@@ -187,7 +189,7 @@ describe('install', () => {
   check('install-ts', 'the TypeScript project installs exactly the packages the command names', () => {
     expect(commands(block('install-ts'))).toHaveLength(1);
     expect(names(block('install-ts'))).toEqual(['eslint', pkg.name, 'typescript', 'typescript-eslint'].sort());
-    expect(existsSync(path.join(ts10.dir, 'node_modules', pkg.name, 'dist/src/index.js'))).toBe(true);
+    expect(existsSync(path.join(ts10.dir, 'node_modules', pkg.name, 'dist/bundle/index.js'))).toBe(true);
   });
   check('install-js', 'the plain-JavaScript project installs ESLint and the plugin only', () => {
     expect(names(block('install-js'))).toEqual(['eslint', pkg.name].sort());
