@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, functionDisplayName, isFunction, memberName, nameTable, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
+import { append, calleeName, functionDisplayName, isFunction, memberName, nameTable, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
 import type { ModuleFacts } from './module.js';
 import type { McpSettings } from './settings.js';
 import { callSitesOf, classMember, propertyOf, resolveValues, type ClassNode, type Value } from './resolve.js';
@@ -424,10 +424,10 @@ export class Discovery {
     for (let i = args.length - 1; i >= 0; i--) {
       const vs = resolveValues(facts, args[i]);
       if (vs.some((v) => v.kind === 'function')) {
-        values.push(...vs);
+        append(values, vs);
         break;
       }
-      values.push(...vs.filter((v) => v.kind === 'object' || v.kind === 'instance'));
+      append(values, vs.filter((v) => v.kind === 'object' || v.kind === 'instance'));
     }
     const named = args.find((a) => staticString(a) !== null);
     this.add({ kind: 'tool', name: named ? staticString(named) : null, site: call, via: name, inputParam: 0, contextParam: 1 }, values);

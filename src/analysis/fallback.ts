@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { destructuredKeyOf, isFunction, isInside, memberName, memberPath, paramBinds, propertyKeyName, staticString, unwrap, walk, type FunctionNode, type Node } from './ast.js';
+import { append, destructuredKeyOf, isFunction, isInside, memberName, memberPath, paramBinds, propertyKeyName, staticString, unwrap, walk, type FunctionNode, type Node } from './ast.js';
 import { hasEmptyDefaultArgument } from './choices.js';
 import type { ModuleModel } from './model.js';
 import type { Variable } from './module.js';
@@ -297,7 +297,7 @@ function scopeTestAbove(model: ModuleModel, at: Node, limit: Node): { node: Node
       if (kind) return { node: t, kind };
       if (t.type === AST_NODE_TYPES.LogicalExpression || t.type === AST_NODE_TYPES.BinaryExpression) stack.push(t.left, t.right);
       else if (t.type === AST_NODE_TYPES.UnaryExpression) stack.push(t.argument);
-      else if (t.type === AST_NODE_TYPES.CallExpression) stack.push(...t.arguments.filter((a) => a.type !== AST_NODE_TYPES.SpreadElement));
+      else if (t.type === AST_NODE_TYPES.CallExpression) append(stack, t.arguments.filter((a) => a.type !== AST_NODE_TYPES.SpreadElement));
     }
   }
   return null;

@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { isFunction, isInside, memberName, paramBinds, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
+import { append, isFunction, isInside, memberName, paramBinds, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
 import type { ModuleModel } from './model.js';
 import type { Variable } from './module.js';
 import type { PathOptions } from './options.js';
@@ -405,7 +405,7 @@ export class Guards {
         if (testsEmpty(s.test) && lets(s.consequent, fn)) return s;
         stack.push(s.consequent);
         if (s.alternate) stack.push(s.alternate);
-      } else if (s.type === AST_NODE_TYPES.BlockStatement) stack.push(...s.body);
+      } else if (s.type === AST_NODE_TYPES.BlockStatement) append(stack, s.body);
     }
     return null;
   }

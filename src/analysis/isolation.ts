@@ -2,7 +2,7 @@
 // per function (memoised), so a handler's call to a project wrapper in another file (`execFileSyncSafe(cmd, args,
 // { env })`, `cli.spawnCommand(args)`) is judged by what the wrapper does with the options it is given.
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { isFunction, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
+import { append, isFunction, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
 import type { ModuleModel } from './model.js';
 import type { Variable } from './module.js';
 import type { ModuleNames } from './processes.js';
@@ -149,7 +149,7 @@ function callsWithin(model: ModuleModel, fn: FunctionNode): (TSESTree.CallExpres
   const out: (TSESTree.CallExpression | TSESTree.NewExpression)[] = [];
   const queue: FunctionNode[] = [fn];
   for (let i = 0; i < queue.length && i < 50; i++) {
-    out.push(...(model.facts.callsByOwner.get(queue[i]) ?? []));
+    append(out, (model.facts.callsByOwner.get(queue[i]) ?? []));
     for (const child of model.facts.childFunctions.get(queue[i]) ?? []) if (isCallbackArgument(child)) queue.push(child);
   }
   return out;

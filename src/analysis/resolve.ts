@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { destructuredKeyOf, isFunction, memberName, propertyKeyName, unwrap, type FunctionNode, type Node } from './ast.js';
+import { append, destructuredKeyOf, isFunction, memberName, propertyKeyName, unwrap, type FunctionNode, type Node } from './ast.js';
 import type { ModuleFacts, Variable } from './module.js';
 
 export type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
@@ -86,7 +86,19 @@ function resolutionOf(facts: ModuleFacts): Resolution {
   return r;
 }
 
+/**
+ * More values than any real question needs: an expression that may hold this many things (a member of every object of
+ * a vendored multi-megabyte bundle) is treated as unknown, like any other question without a cheap answer. Without the
+ * cap such sets grew to 140,000 values and the lint ran for minutes.
+ */
+export const MAX_VALUES = 2_000;
+
 function resolveNode(facts: ModuleFacts, n: Node, seen: Set<Node>, depth: number): Value[] {
+  const out = resolveNodeUncapped(facts, n, seen, depth);
+  return out.length > MAX_VALUES ? [] : out;
+}
+
+function resolveNodeUncapped(facts: ModuleFacts, n: Node, seen: Set<Node>, depth: number): Value[] {
   if (depth > MAX_DEPTH || seen.has(n)) {
     resolutionOf(facts).cut = true;
     return [];
@@ -161,7 +173,7 @@ function resolveCallResult(facts: ModuleFacts, call: TSESTree.CallExpression, se
     if (f.kind !== 'function') continue;
     for (const r of returnedExpressions(f.node)) {
       const returned = resolveValues(facts, r, seen, depth + 1);
-      out.push(...returned);
+      append(out, returned);
       // A same-module wrapper (`wrap(handler)` returning `(...a) => handler(...a)`): one closure serves every wrapped
       // handler, so the call also stands for the handler it was given.
       for (const v of returned) {
@@ -229,7 +241,7 @@ export function returnedExpressions(fn: FunctionNode): Node[] {
         if (s.alternate) stack.push(s.alternate);
         break;
       case AST_NODE_TYPES.BlockStatement:
-        stack.push(...s.body);
+        append(stack, s.body);
         break;
       case AST_NODE_TYPES.TryStatement:
         stack.push(s.block);
@@ -237,7 +249,7 @@ export function returnedExpressions(fn: FunctionNode): Node[] {
         if (s.finalizer) stack.push(s.finalizer);
         break;
       case AST_NODE_TYPES.SwitchStatement:
-        for (const c of s.cases) stack.push(...c.consequent);
+        for (const c of s.cases) append(stack, c.consequent);
         break;
       default:
         break;
@@ -327,17 +339,17 @@ function resolveVariableWith(facts: ModuleFacts, v: Variable, seen: Set<Node>, d
       case 'Variable': {
         const decl = def.node as TSESTree.VariableDeclarator;
         if (decl.id.type === AST_NODE_TYPES.Identifier) {
-          if (decl.init) out.push(...resolveValues(facts, decl.init, seen, depth + 1));
-          else out.push(...loopElementValues(facts, decl, seen, depth));
+          if (decl.init) append(out, resolveValues(facts, decl.init, seen, depth + 1));
+          else append(out, loopElementValues(facts, decl, seen, depth));
         } else if (decl.init && decl.id.type === AST_NODE_TYPES.ObjectPattern) {
           // const { handler } = toolDef
           const key = destructuredKeyOf(decl.id, v.name);
-          if (key) for (const base of resolveValues(facts, decl.init, seen, depth + 1)) out.push(...propertyOf(facts, base, key, seen, depth));
+          if (key) for (const base of resolveValues(facts, decl.init, seen, depth + 1)) append(out, propertyOf(facts, base, key, seen, depth));
         }
         break;
       }
       case 'Parameter':
-        out.push(...parameterValues(facts, def.node as FunctionNode, v, seen, depth));
+        append(out, parameterValues(facts, def.node as FunctionNode, v, seen, depth));
         break;
       default:
         break;
@@ -347,7 +359,7 @@ function resolveVariableWith(facts: ModuleFacts, v: Variable, seen: Set<Node>, d
   if (v.defs.length === 1 && v.defs[0].type === 'Variable' && (v.defs[0].parent as TSESTree.VariableDeclaration | null)?.kind !== 'const') {
     for (const ref of v.references) {
       if (!ref.isWrite() || !ref.writeExpr || ref.init) continue;
-      out.push(...resolveValues(facts, ref.writeExpr, seen, depth + 1));
+      append(out, resolveValues(facts, ref.writeExpr, seen, depth + 1));
     }
   }
   return out;
@@ -370,8 +382,8 @@ function elementsOf(facts: ModuleFacts, arrayExpr: Node, seen: Set<Node>, depth:
     if (a.kind === 'array') {
       for (const el of a.node.elements) {
         if (!el) continue;
-        if (el.type === AST_NODE_TYPES.SpreadElement) out.push(...elementsOf(facts, el.argument, seen, depth + 1));
-        else out.push(...resolveValues(facts, el, seen, depth + 1));
+        if (el.type === AST_NODE_TYPES.SpreadElement) append(out, elementsOf(facts, el.argument, seen, depth + 1));
+        else append(out, resolveValues(facts, el, seen, depth + 1));
       }
     } else if (a.kind === 'import') {
       out.push({ ...a, path: [...a.path, '[]'] });
@@ -396,7 +408,7 @@ function parameterValues(facts: ModuleFacts, fn: FunctionNode, v: Variable, seen
   const out: Value[] = [];
   for (const site of callSitesOf(facts, fn)) {
     const arg = site.arguments[index];
-    if (arg && arg.type !== AST_NODE_TYPES.SpreadElement) out.push(...resolveValues(facts, arg, seen, depth + 1));
+    if (arg && arg.type !== AST_NODE_TYPES.SpreadElement) append(out, resolveValues(facts, arg, seen, depth + 1));
   }
   return out;
 }
@@ -487,7 +499,7 @@ function resolveMember(facts: ModuleFacts, m: TSESTree.MemberExpression, seen: S
   if (obj.type === AST_NODE_TYPES.ThisExpression) {
     const cls = enclosingClass(m);
     // In a static method `this` is the class: `this.helper()` is a static member.
-    if (cls && name) out.push(...classMember(facts, cls, name, inStaticMember(m, cls), seen, depth));
+    if (cls && name) append(out, classMember(facts, cls, name, inStaticMember(m, cls), seen, depth));
     return out;
   }
   for (const base of resolveValues(facts, obj, seen, depth + 1)) {
@@ -495,17 +507,17 @@ function resolveMember(facts: ModuleFacts, m: TSESTree.MemberExpression, seen: S
       // handlers[name]: any value of the map.
       if (base.kind === 'object') {
         for (const p of base.node.properties) {
-          if (p.type === AST_NODE_TYPES.Property) out.push(...resolveValues(facts, p.value, seen, depth + 1));
+          if (p.type === AST_NODE_TYPES.Property) append(out, resolveValues(facts, p.value, seen, depth + 1));
         }
       } else if (base.kind === 'array') {
-        out.push(...elementsOf(facts, base.node, seen, depth));
+        append(out, elementsOf(facts, base.node, seen, depth));
       } else if (base.kind === 'import') {
         // toolHandlers[name] on a map another module builds: any of its values (resolved there).
         out.push({ ...base, path: [...base.path, '[]'] });
       }
       continue;
     }
-    out.push(...propertyOf(facts, base, name, seen, depth));
+    append(out, propertyOf(facts, base, name, seen, depth));
   }
   return out;
 }
@@ -550,7 +562,7 @@ export function classMember(facts: ModuleFacts, cls: ClassNode, name: string, is
       if (left.type !== AST_NODE_TYPES.MemberExpression || memberName(left) !== name) continue;
       const obj = unwrap(left.object);
       const self = obj.type === AST_NODE_TYPES.ThisExpression || (obj.type === AST_NODE_TYPES.Identifier && cls.id?.name === obj.name);
-      if (self) out.push(...resolveValues(facts, a.right, seen, depth + 1));
+      if (self) append(out, resolveValues(facts, a.right, seen, depth + 1));
     }
     return out;
   }

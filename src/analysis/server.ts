@@ -4,7 +4,7 @@ import { visitorKeys } from '@typescript-eslint/visitor-keys';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as ts from 'typescript';
-import type { FunctionNode } from './ast.js';
+import { append, type FunctionNode } from './ast.js';
 import { Discovery, mayRegisterHandlers } from './discovery.js';
 import { describeHandler, ModuleModel, type CrossRoot, type ImportTarget, type LongLivedParam, type ModuleLinks } from './model.js';
 import { ModuleFacts } from './module.js';
@@ -251,7 +251,7 @@ export class ServerModel {
       if (v.kind === 'instance') {
         for (const f of classMember(u.facts, v.node, method, false, new Set(), 0)) if (f.kind === 'function') out.push({ fileName: u.fileName, fn: f.node, model: () => this.modelOf(u) });
       } else if (v.kind === 'import') {
-        out.push(...this.importTargets(u.fileName, v.source, v.imported, [...v.path, method]));
+        append(out, this.importTargets(u.fileName, v.source, v.imported, [...v.path, method]));
       }
     }
     return out;
@@ -330,11 +330,11 @@ export class ServerModel {
     }
     const out: { unit: Unit; fn: FunctionNode }[] = [];
     const exported = this.exportValues(u, name);
-    for (const f of exported.forwards) out.push(...this.resolveImport(u, f.source, f.name, rest, depth + 1));
+    for (const f of exported.forwards) append(out, this.resolveImport(u, f.source, f.name, rest, depth + 1));
     for (const v of exported.values) {
       for (const fv of applyPath(u.facts, [v], rest, (cls) => this.markLongLived(u, cls))) {
         if (fv.kind === 'function') out.push({ unit: u, fn: fv.node });
-        else if (fv.kind === 'import') out.push(...this.resolveImport(u, fv.source, fv.imported, fv.path, depth + 1));
+        else if (fv.kind === 'import') append(out, this.resolveImport(u, fv.source, fv.imported, fv.path, depth + 1));
         else if (fv.kind === 'object' || fv.kind === 'instance') {
           // A tool object or tool instance passed by reference: its handler member serves the call.
           for (const prop of this.settings.handlerProperties) {
@@ -365,10 +365,10 @@ export class ServerModel {
       if (st.type === AST_NODE_TYPES.ExportNamedDeclaration) {
         const d = st.declaration;
         if (d) {
-          if ((d.type === AST_NODE_TYPES.FunctionDeclaration || d.type === AST_NODE_TYPES.ClassDeclaration) && d.id?.name === name) out.push(...resolveValues(facts, d));
+          if ((d.type === AST_NODE_TYPES.FunctionDeclaration || d.type === AST_NODE_TYPES.ClassDeclaration) && d.id?.name === name) append(out, resolveValues(facts, d));
           if (d.type === AST_NODE_TYPES.VariableDeclaration) {
             for (const decl of d.declarations) {
-              if (decl.id.type === AST_NODE_TYPES.Identifier && decl.id.name === name && decl.init) out.push(...resolveValues(facts, decl.init));
+              if (decl.id.type === AST_NODE_TYPES.Identifier && decl.id.name === name && decl.init) append(out, resolveValues(facts, decl.init));
             }
           }
         }
@@ -377,19 +377,19 @@ export class ServerModel {
           if (exported !== name) continue;
           const localName = spec.local.type === AST_NODE_TYPES.Identifier ? spec.local.name : String(spec.local.value);
           if (st.source) forwards.push({ source: st.source.value, name: localName });
-          else out.push(...local(localName));
+          else append(out, local(localName));
         }
       } else if (st.type === AST_NODE_TYPES.ExportDefaultDeclaration && name === 'default') {
-        out.push(...resolveValues(facts, st.declaration));
+        append(out, resolveValues(facts, st.declaration));
       } else if (st.type === AST_NODE_TYPES.ExportAllDeclaration && !st.exported) {
         forwards.push({ source: st.source.value, name });
       } else if (st.type === AST_NODE_TYPES.ExpressionStatement && st.expression.type === AST_NODE_TYPES.AssignmentExpression) {
         // CommonJS: exports.name = …, module.exports.name = …, module.exports = { name }
         const left = st.expression.left;
         const text = memberText(left);
-        if (text === `exports.${name}` || text === `module.exports.${name}`) out.push(...resolveValues(facts, st.expression.right));
+        if (text === `exports.${name}` || text === `module.exports.${name}`) append(out, resolveValues(facts, st.expression.right));
         if (text === 'module.exports') {
-          for (const v of resolveValues(facts, st.expression.right)) out.push(...(name === 'default' ? [v] : propertyOf(facts, v, name, new Set(), 0)));
+          for (const v of resolveValues(facts, st.expression.right)) append(out, (name === 'default' ? [v] : propertyOf(facts, v, name, new Set(), 0)));
         }
       }
     }
@@ -439,7 +439,7 @@ function applyPath(facts: ModuleFacts, values: Value[], steps: string[], onLongL
     const next: Value[] = [];
     for (const v of cur) {
       if (step === '()') {
-        if (v.kind === 'function') for (const r of returnedExpressions(v.node)) next.push(...resolveValues(facts, r));
+        if (v.kind === 'function') for (const r of returnedExpressions(v.node)) append(next, resolveValues(facts, r));
         else if (v.kind === 'import') next.push({ ...v, path: [...v.path, step] });
       } else if (step === 'new()' || step === 'new()!') {
         if (v.kind === 'class') {
@@ -449,13 +449,13 @@ function applyPath(facts: ModuleFacts, values: Value[], steps: string[], onLongL
       } else if (step === '[]') {
         // An element of an array, or any value of a map (`{ [tool.name]: run }` indexed by the tool name).
         if (v.kind === 'array') {
-          for (const el of v.node.elements) if (el && el.type !== AST_NODE_TYPES.SpreadElement) next.push(...resolveValues(facts, el));
+          for (const el of v.node.elements) if (el && el.type !== AST_NODE_TYPES.SpreadElement) append(next, resolveValues(facts, el));
         } else if (v.kind === 'object') {
-          for (const p of v.node.properties) if (p.type === AST_NODE_TYPES.Property) next.push(...resolveValues(facts, p.value));
+          for (const p of v.node.properties) if (p.type === AST_NODE_TYPES.Property) append(next, resolveValues(facts, p.value));
         } else if (v.kind === 'import') next.push({ ...v, path: [...v.path, step] });
       } else if (v.kind === 'class' || v.kind === 'instance') {
-        next.push(...classMember(facts, v.node, step, v.kind === 'class', new Set(), 0));
-      } else next.push(...propertyOf(facts, v, step, new Set(), 0));
+        append(next, classMember(facts, v.node, step, v.kind === 'class', new Set(), 0));
+      } else append(next, propertyOf(facts, v, step, new Set(), 0));
     }
     cur = next;
   }

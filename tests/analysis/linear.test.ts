@@ -135,4 +135,22 @@ describe('the analysis is linear', () => {
       process.off('warning', onWarning);
     }
   });
+  it('a value set of 150,000 entries is appended, not spread into push() (which overflowed the stack), and still resolves', () => {
+    // `for (const g of all)`: the loop variable holds every element of a 150,000-element array, one list handed up
+    // through the resolution at once (a vendored bundle's members made lists of this size).
+    const code = [
+      "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';",
+      "const server = new McpServer({ name: 'x', version: '1' });",
+      'const log: number[] = [];',
+      'const f = async () => {',
+      '  log.push(1);',
+      '  return { content: [] };',
+      '};',
+      `const all = [${'f,'.repeat(150_000)}];`,
+      "for (const g of all) server.tool('t', {}, g);",
+    ].join('\n');
+    const { findings } = measure(code);
+    expect(findings.filter((m) => m.fatal || !m.ruleId)).toEqual([]);
+    expect(findings.filter((m) => m.ruleId === 'mcp-stateless/no-module-accumulator').map((m) => m.line)).toEqual([5]);
+  });
 });
