@@ -198,3 +198,20 @@ export function measureFiles(files) {
   }
   return { files: files.length, lines, bytes };
 }
+
+/**
+ * The real-code corpora of the counted and share instruments, as lists of file paths: the published servers' built
+ * JavaScript (when installed), and the fetched servers' sources (when MCP_STATELESS_MIRRORS is set), at most
+ * `perRepoBytes` of source per repository.
+ */
+export function realCorpora(perRepoBytes, log = () => {}) {
+  const corpora = [];
+  const published = publishedServerFiles();
+  if (published.files.length) corpora.push({ name: 'published servers (built JS)', files: published.files.map((f) => f.file) });
+  const mirrorRoot = mirrorRootFromEnv();
+  if (mirrorRoot) {
+    const files = mirrorServerFiles(extractMirrors(mirrorRoot, log), { perRepoBytes });
+    if (files.length) corpora.push({ name: 'fetched servers (sources)', files: files.map((f) => f.file) });
+  }
+  return corpora;
+}

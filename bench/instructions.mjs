@@ -27,7 +27,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { benchOptions } from './cli.mjs';
-import { extractMirrors, mirrorRootFromEnv, mirrorServerFiles, OUT, publishedServerFiles, ROOT } from './corpora.mjs';
+import { OUT, realCorpora, ROOT } from './corpora.mjs';
 
 const DEFAULT_CONFIGS = ['parse-only', 'empty rule (floor)', 'recommended', 'every rule (strict)'];
 
@@ -68,14 +68,7 @@ try {
   fail('valgrind is not installed (apt-get install valgrind); the timed instruments are in bench/run.mjs');
 }
 
-const corpora = [];
-const published = publishedServerFiles();
-if (published.files.length) corpora.push({ name: 'published servers (built JS)', files: published.files.map((f) => f.file) });
-const mirrorRoot = mirrorRootFromEnv();
-if (mirrorRoot) {
-  const files = mirrorServerFiles(extractMirrors(mirrorRoot, (l) => console.error(l)), { perRepoBytes: MIRROR_BUDGET });
-  if (files.length) corpora.push({ name: 'fetched servers (sources)', files: files.map((f) => f.file) });
-}
+const corpora = realCorpora(MIRROR_BUDGET, (l) => console.error(l));
 if (corpora.length === 0) fail('no corpus: run npm ci (published servers), or set MCP_STATELESS_MIRRORS');
 
 mkdirSync(OUT, { recursive: true });

@@ -19,7 +19,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { benchOptions } from './cli.mjs';
 import { benchConfigs } from './configs.mjs';
-import { extractMirrors, mirrorRootFromEnv, mirrorServerFiles, publishedServerFiles, ROOT } from './corpora.mjs';
+import { realCorpora, ROOT } from './corpora.mjs';
 
 const { values: opts } = benchOptions(
   import.meta.url,
@@ -48,14 +48,7 @@ const MIRROR_BUDGET = whole('mirror-budget') * 1024;
 if (opts.config !== 'recommended' && opts.config !== 'every rule (strict)') fail(`--config is recommended or "every rule (strict)" (got "${opts.config}")`);
 
 const plugin = (await import(new URL('../dist/src/index.js', import.meta.url).href)).default;
-const corpora = [];
-const published = publishedServerFiles();
-if (published.files.length) corpora.push({ name: 'published servers (built JS)', files: published.files.map((f) => f.file) });
-const mirrorRoot = mirrorRootFromEnv();
-if (mirrorRoot) {
-  const files = mirrorServerFiles(extractMirrors(mirrorRoot, (l) => console.error(l)), { perRepoBytes: MIRROR_BUDGET });
-  if (files.length) corpora.push({ name: 'fetched servers (sources)', files: files.map((f) => f.file) });
-}
+const corpora = realCorpora(MIRROR_BUDGET, (l) => console.error(l));
 if (corpora.length === 0) fail('no corpus: run npm ci (published servers), or set MCP_STATELESS_MIRRORS');
 
 const eslint = new ESLint({ cwd: ROOT, overrideConfigFile: true, overrideConfig: benchConfigs(plugin)[opts.config], ignorePatterns: ['!**/node_modules/'], cache: false, stats: true });
