@@ -23,7 +23,6 @@ export function isFunction(node: Node | null | undefined): node is FunctionNode 
   return type === AST_NODE_TYPES.ArrowFunctionExpression || type === AST_NODE_TYPES.FunctionExpression || type === AST_NODE_TYPES.FunctionDeclaration;
 }
 
-/** Strip what does not change a value: parentheses are gone already; `as`, `satisfies`, `!`, `<T>x`. */
 /**
  * Append every item to `out`. `out.push(...items)` passes the items as call arguments, which overflows the stack once a
  * value set runs to the hundreds of thousands (a vendored 3.5 MB bundle's members resolved to 140,000 values).
@@ -32,6 +31,7 @@ export function append<T>(out: T[], items: readonly T[]): void {
   for (let i = 0; i < items.length; i++) out.push(items[i]);
 }
 
+/** Strip what does not change a value: parentheses are gone already; `as`, `satisfies`, `!`, `<T>x`. */
 export function unwrap(node: Node): Node {
   let n = node;
   for (;;) {
