@@ -6,7 +6,7 @@ import { routedLabel } from './dispatch.js';
 import { isRelativeSource, type ModuleFacts } from './module.js';
 import { callSitesOf, inStaticMethodOf, resolveValues, type ClassNode } from './resolve.js';
 import type { McpSettings } from './settings.js';
-import { collectStateAccesses, methodFieldEffects, parameterMutated, type FieldEffect, type StateAccess } from './state.js';
+import { collectStateAccesses, methodFieldEffects, parameterMutated, seesOnlyOwnWrite, type FieldEffect, type StateAccess } from './state.js';
 import { ValueOrigins } from './values.js';
 import { getWiring } from './wiring.js';
 
@@ -245,8 +245,18 @@ export class ModuleModel {
     if (!this.readGroups) {
       this.readGroups = new Map();
       const byPath = new Map<string, ReadGroup>();
+      const writes = new Map<string, StateAccess[]>();
+      for (const a of this.stateAccesses()) {
+        if (a.kind !== 'assign' && a.kind !== 'fieldWrite') continue;
+        const list = writes.get(a.binding.key);
+        if (list) list.push(a);
+        else writes.set(a.binding.key, [a]);
+      }
       for (const a of this.stateAccesses()) {
         if (a.kind !== 'read') continue;
+        // `last = q.trim(); log(last)`: the read sees only this call's own value, so it carries nothing across calls.
+        const own = writes.get(a.binding.key);
+        if (own && seesOnlyOwnWrite(a, own, this.facts.visitorKeys)) continue;
         const key = `${a.binding.key}\u0000${a.path.join('\u0000')}`;
         let g = byPath.get(key);
         if (!g) {

@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, isFunction, isInside, memberName, memberPath, outerOf, propertyKeyName, unwrap, walk, type FunctionNode, type Node } from './ast.js';
+import { calleeName, enclosingFunction, isFunction, isInside, memberName, memberPath, outerOf, propertyKeyName, unwrap, walk, type FunctionNode, type Node } from './ast.js';
 import { isRelativeSource, type ModuleFacts, type Variable } from './module.js';
 import { classMember, enclosingClass, inStaticMethodOf, resolveValues, type ClassNode } from './resolve.js';
 
@@ -491,6 +491,53 @@ function classifyUseWith(
     break;
   }
   out.push({ binding, kind: 'read', node: cur, path, keys });
+}
+
+/**
+ * Does this read only ever see what its own call has just stored? True when, earlier in the same function's statement
+ * list (a list that holds the read), a statement of its own stores the binding (`last = q.trim();`, or the path the
+ * read starts with: `state.mode = m;` before `state.mode`), and nothing from there to the end of the read's statement
+ * can suspend the call (`await`, `yield`, `for await`). No other call runs in between, so the read cannot see another
+ * caller's value. Conditional and looped writes, and writes in another function, do not count.
+ */
+export function seesOnlyOwnWrite(read: StateAccess, writes: readonly StateAccess[], visitorKeys: Readonly<Record<string, readonly string[] | undefined>>): boolean {
+  const fn = enclosingFunction(read.node);
+  if (!fn) return false;
+  for (const w of writes) {
+    if (w.kind !== 'assign' && w.kind !== 'fieldWrite') continue;
+    const assign = w.node;
+    if (assign.type !== AST_NODE_TYPES.AssignmentExpression || assign.operator !== '=') continue;
+    if (w.path.length > read.path.length || w.path.some((step, i) => step === '[]' || step !== read.path[i])) continue;
+    const stmt = assign.parent;
+    if (stmt?.type !== AST_NODE_TYPES.ExpressionStatement) continue;
+    const list = stmt.parent;
+    const body = list?.type === AST_NODE_TYPES.BlockStatement || list?.type === AST_NODE_TYPES.Program ? list.body : list?.type === AST_NODE_TYPES.SwitchCase ? list.consequent : null;
+    if (!body || stmt.range[1] > read.node.range[0] || !isInside(read.node, list!) || enclosingFunction(stmt) !== fn) continue;
+    const from = body.indexOf(stmt as TSESTree.Statement);
+    let to = from + 1;
+    while (to < body.length && body[to].range[1] < read.node.range[0]) to++;
+    if (to >= body.length || !isInside(read.node, body[to])) continue;
+    if (!body.slice(from + 1, to + 1).some((s) => canSuspend(s, visitorKeys))) return true;
+  }
+  return false;
+}
+
+/** Can running this statement suspend the function it is in (an `await`, a `yield`, a `for await`; not in nested functions)? */
+function canSuspend(root: Node, visitorKeys: Readonly<Record<string, readonly string[] | undefined>>): boolean {
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === AST_NODE_TYPES.AwaitExpression || node.type === AST_NODE_TYPES.YieldExpression) return true;
+    if (node.type === AST_NODE_TYPES.ForOfStatement && node.await) return true;
+    if (node !== root && isFunction(node)) continue;
+    for (const key of visitorKeys[node.type] ?? []) {
+      const child = (node as unknown as Record<string, unknown>)[key];
+      if (Array.isArray(child)) {
+        for (const c of child) if (c && typeof (c as Node).type === 'string') stack.push(c as Node);
+      } else if (child && typeof (child as Node).type === 'string') stack.push(child as Node);
+    }
+  }
+  return false;
 }
 
 /** Is the value of an expression used (not a statement of its own, a `for` update or a discarded sequence part)? */

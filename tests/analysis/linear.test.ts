@@ -60,7 +60,7 @@ function manyTools(n: number): string {
   const lines = [`import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';`, `const server = new McpServer({ name: 'x', version: '1' });`, `let current = '';`, `let client;`, `const seen = [];`];
   for (let i = 0; i < n; i++) {
     lines.push(
-      `server.tool('t${i}', 'd', { q: z.string() }, async (args) => { current = args.q; seen.push(current); if (!client) client = new Client(); return { content: [{ type: 'text', text: current + client.x${i} }] }; });`,
+      `server.tool('t${i}', 'd', { q: z.string() }, async (args) => { current = args.q; seen.push(current); if (!client) client = new Client(); await client.ready; return { content: [{ type: 'text', text: current + client.x${i} }] }; });`,
     );
   }
   return lines.join('\n');

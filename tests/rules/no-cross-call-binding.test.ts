@@ -58,12 +58,59 @@ declare function persist(x: unknown): Promise<void>;`,
 async function getId() { if (clientId === 'unknown') { clientId = await readIdFile(); } return clientId; }
 server.tool('id', {}, async () => ({ content: [{ type: 'text', text: await getId() }] }));
 declare function readIdFile(): Promise<string>;`,
+    // Written and then read in the same call with nothing that can suspend it in between (no \`await\`): the read sees
+    // only this call's own value, whoever called before.
+    `${header}let last: string | undefined;
+declare function sink(x: unknown): void;
+server.tool('t', {}, async (args: { q: string }) => {
+  last = args.q.toUpperCase();
+  sink(last);
+  if (args.q) { const text = last + '!'; return { content: [{ type: 'text', text }] }; }
+  return { content: [] };
+});`,
+    // The same with a field path: the read's path starts with the written one.
+    `${header}const state = { mode: '' };
+server.tool('t', {}, async (args: { m: string }) => {
+  state.mode = args.m;
+  return { content: [{ type: 'text', text: state.mode.trim() }] };
+});`,
     // The server variable itself, assigned in main().
     `${header}let transport: unknown;
 async function main() { transport = {}; }
 server.tool('t', {}, async () => ({ content: [] }));`,
   ],
   invalid: [
+    // The near misses of the same-call case: an \`await\` between the write and the read (another call can run and
+    // overwrite it), a write only on one branch (the read may see the last caller's value), and a read in a loop that
+    // awaits.
+    {
+      code: `${header}let last: string | undefined;
+declare function wait(): Promise<void>;
+server.tool('a', {}, async (args: { q: string }) => {
+  last = args.q;
+  await wait();
+  return { content: [{ type: 'text', text: last }] };
+});`,
+      errors: [{ messageId: 'crossCall', line: 6, column: 3, data: { binding: '`last` is module-level, shared by every caller', writer: "tool 'a'", reader: 'its next call', target: 'last', line: '8' } }],
+    },
+    {
+      code: `${header}let last = '';
+server.tool('b', {}, async (args: { q?: string }) => {
+  if (args.q) last = args.q;
+  return { content: [{ type: 'text', text: last }] };
+});`,
+      errors: [{ messageId: 'crossCall', line: 5, column: 15, data: { binding: '`last` is module-level, shared by every caller', writer: "tool 'b'", reader: 'its next call', target: 'last', line: '6' } }],
+    },
+    {
+      code: `${header}let last = '';
+declare function wait(): Promise<void>;
+server.tool('c', {}, async (args: { q: string[] }) => {
+  last = args.q[0];
+  for (const x of args.q) { await wait(); if (x === last) return { content: [] }; }
+  return { content: [] };
+});`,
+      errors: [{ messageId: 'crossCall', line: 6, column: 3, data: { binding: '`last` is module-level, shared by every caller', writer: "tool 'c'", reader: 'its next call', target: 'last', line: '7' } }],
+    },
     // A project wrapper around `server.tool` that the module also exports: its handlers are still found through the
     // wrapper's own call sites here (exporting it is no escape: other modules' calls are not this module's).
     {
