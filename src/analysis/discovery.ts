@@ -2,7 +2,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { append, calleeName, functionDisplayName, isFunction, memberName, nameTable, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
 import type { ModuleFacts } from './module.js';
 import type { McpSettings } from './settings.js';
-import { callSitesOf, classMember, propertyOf, resolveValues, type ClassNode, type Value } from './resolve.js';
+import { callSitesOf, classMember, entryKeySource, propertyOf, resolveValues, type ClassNode, type Value } from './resolve.js';
 
 export type HandlerKind = 'tool' | 'resource' | 'prompt' | 'request' | 'notification' | 'task' | 'completion';
 
@@ -196,6 +196,20 @@ function nameOf(facts: ModuleFacts, arg: Node | undefined): string | null {
   return null;
 }
 
+/** The key of `tables`' entry that holds `fn`, directly or in a nested object (`{ remember: { handler: fn } }`). */
+function keyOfTableEntry(fn: FunctionNode, tables: readonly TSESTree.ObjectExpression[]): string | null {
+  let n: Node = fn;
+  for (let depth = 0; depth < 4; depth++) {
+    const p: Node | undefined = n.parent;
+    if (p?.type !== AST_NODE_TYPES.Property || p.value !== n) return null;
+    const obj: Node = p.parent;
+    if (obj.type !== AST_NODE_TYPES.ObjectExpression) return null;
+    if (tables.includes(obj)) return propertyKeyName(p);
+    n = obj;
+  }
+  return null;
+}
+
 function objectProp(obj: TSESTree.ObjectExpression, name: string): TSESTree.Property | null {
   for (const p of obj.properties) if (p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === name) return p;
   return null;
@@ -355,7 +369,13 @@ export class Discovery {
       for (const w of wrapped) this.add({ kind, name: w.name, site: w.site, via: `${method} (through ${w.wrapper}())`, inputParam, contextParam }, w.values);
       return;
     }
-    this.add({ kind, name: nameOf(facts, args[0]), site: call, via: method, inputParam, contextParam }, values);
+    const name = nameOf(facts, args[0]);
+    const keyedBy = name === null && kind === 'tool' ? entryKeySource(facts, args[0]) : null;
+    if (keyedBy) {
+      // for (const [name, tool] of Object.entries(TOOLS)) server.tool(name, …, tool.handler): each handler under its key.
+      const tables = resolveObjects(facts, keyedBy);
+      for (const v of values) this.add({ kind, name: v.kind === 'function' ? keyOfTableEntry(v.node, tables) : null, site: call, via: method, inputParam, contextParam }, [v]);
+    } else this.add({ kind, name, site: call, via: method, inputParam, contextParam }, values);
     if (kind === 'resource') {
       for (const fn of values) if (fn.kind === 'function') this.fixResourceContext(fn.node);
     }

@@ -345,6 +345,10 @@ function resolveVariableWith(facts: ModuleFacts, v: Variable, seen: Set<Node>, d
           // const { handler } = toolDef
           const key = destructuredKeyOf(decl.id, v.name);
           if (key) for (const base of resolveValues(facts, decl.init, seen, depth + 1)) append(out, propertyOf(facts, base, key, seen, depth));
+        } else if (!decl.init && isEntryValue(decl.id, v.name)) {
+          // for (const [name, tool] of Object.entries(TOOLS))
+          const loop = decl.parent?.parent;
+          if (loop?.type === AST_NODE_TYPES.ForOfStatement && loop.left === decl.parent && isEntriesCall(loop.right)) append(out, elementsOf(facts, loop.right, seen, depth));
         }
         break;
       }
@@ -392,10 +396,57 @@ function elementsOf(facts: ModuleFacts, arrayExpr: Node, seen: Set<Node>, depth:
   return out;
 }
 
+/** `[key, value]` binding `name` as the value: the second element of an entry pair. */
+function isEntryValue(pattern: Node, name: string): boolean {
+  if (pattern.type !== AST_NODE_TYPES.ArrayPattern) return false;
+  const el = pattern.elements[1];
+  return !!el && el.type === AST_NODE_TYPES.Identifier && el.name === name;
+}
+
+/** `Object.entries(x)`, whose elements `resolveValues` gives as the values of `x` (the pairs' second halves). */
+function isEntriesCall(expr: Node): boolean {
+  const e = unwrap(expr);
+  if (e.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(e.callee);
+  return callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.Identifier && callee.object.name === 'Object' && memberName(callee) === 'entries';
+}
+
+/**
+ * The object whose keys a loop variable runs over, when `key` is the first half of an entry pair:
+ * `for (const [key, tool] of Object.entries(TOOLS))`, `Object.entries(TOOLS).forEach(([key, tool]) => …)` give `TOOLS`.
+ */
+export function entryKeySource(facts: ModuleFacts, key: Node): Node | null {
+  const id = unwrap(key);
+  if (id.type !== AST_NODE_TYPES.Identifier) return null;
+  const def = facts.variableOf(id)?.defs[0];
+  if (!def) return null;
+  const isKey = (p: Node | undefined) => p?.type === AST_NODE_TYPES.ArrayPattern && p.elements[0]?.type === AST_NODE_TYPES.Identifier && p.elements[0].name === id.name;
+  let entries: Node | null = null;
+  if (def.type === 'Variable') {
+    const decl = def.node as TSESTree.VariableDeclarator;
+    const loop = decl.parent?.parent;
+    if (isKey(decl.id) && loop?.type === AST_NODE_TYPES.ForOfStatement && loop.left === decl.parent) entries = loop.right;
+  } else if (def.type === 'Parameter') {
+    const fn = def.node as FunctionNode;
+    const call = fn.parent;
+    const callee = call?.type === AST_NODE_TYPES.CallExpression && call.arguments[0] === fn ? unwrap(call.callee) : null;
+    if (isKey(fn.params[0]) && callee?.type === AST_NODE_TYPES.MemberExpression && ['forEach', 'map', 'flatMap'].includes(memberName(callee) ?? '')) entries = callee.object;
+  }
+  if (!entries || !isEntriesCall(entries)) return null;
+  return (unwrap(entries) as TSESTree.CallExpression).arguments[0] ?? null;
+}
+
 /** A callback parameter bound to array elements (`tools.forEach(t => …)`) or the same parameter of its call sites. */
 function parameterValues(facts: ModuleFacts, fn: FunctionNode, v: Variable, seen: Set<Node>, depth: number): Value[] {
   const index = fn.params.findIndex((p) => p.type === AST_NODE_TYPES.Identifier && p.name === v.name);
   const call = fn.parent;
+  // Object.entries(TOOLS).forEach(([name, tool]) => …)
+  if (index < 0 && fn.params[0] && isEntryValue(fn.params[0], v.name) && call?.type === AST_NODE_TYPES.CallExpression && call.arguments[0] === fn) {
+    const callee = unwrap(call.callee);
+    const m = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : null;
+    if (callee.type === AST_NODE_TYPES.MemberExpression && (m === 'forEach' || m === 'map' || m === 'flatMap') && isEntriesCall(callee.object)) return elementsOf(facts, callee.object, seen, depth);
+    return [];
+  }
   if (index === 0 && call && call.type === AST_NODE_TYPES.CallExpression && call.arguments[0] === fn) {
     const callee = unwrap(call.callee);
     if (callee.type === AST_NODE_TYPES.MemberExpression) {

@@ -192,6 +192,15 @@ export function collectStateAccesses(facts: ModuleFacts, hooks: StateHooks): Sta
     } else if (isFunction(block) && scope.type === 'function' && !isHandlerCode(block) && !isHandlerCode(block.body) && !perConnection(block)) {
       stateScope = 'instance';
       factory = block;
+    } else if (scope.type === 'block' || scope.type === 'switch' || scope.type === 'catch') {
+      // `let`/`const` in a block (`try { const seen = []; server.tool(…) }`) live as long as the code around them: the
+      // module, or a factory's call.
+      const owner = scope.variableScope.block;
+      if (owner.type === AST_NODE_TYPES.Program) stateScope = 'module';
+      else if (isFunction(owner) && scope.variableScope.type === 'function' && !isHandlerCode(owner) && !isHandlerCode(owner.body) && !perConnection(owner)) {
+        stateScope = 'instance';
+        factory = owner;
+      } else continue;
     } else continue;
     for (const v of scope.variables) {
       const def = v.defs[0];

@@ -80,6 +80,38 @@ server.tool('hit', {}, async () => { hits++; hits += 1; return { content: [] }; 
 export function add(n: number) { items.push(n); }`,
   ],
   invalid: [
+    // Tools registered in a loop over a command table, in both spellings: each handler is found, under its key.
+    {
+      code: `${header}const history: string[] = [];
+const TOOLS = {
+  remember: { handler: async (args: { q: string }) => { history.push(args.q); return { content: [] }; } },
+  recall: { handler: async () => ({ content: [{ type: 'text' as const, text: history.join() }] }) },
+};
+Object.entries(TOOLS).forEach(([name, tool]) => server.tool(name, {}, tool.handler));`,
+      errors: [{ messageId: 'accumulator', line: 5, column: 57, data: { binding: '`history` is module-level, shared by every caller', handler: "tool 'remember'", what: 'history.push(…)' }, suggestions: null }],
+    },
+    {
+      code: `${header}const history: string[] = [];
+const TOOLS = {
+  remember: async (args: { q: string }) => { history.push(args.q); return { content: [] }; },
+  recall: async () => ({ content: [{ type: 'text' as const, text: history.join() }] }),
+};
+for (const [name, handler] of Object.entries(TOOLS)) server.registerTool(name, { inputSchema: {} }, handler);`,
+      errors: [{ messageId: 'accumulator', line: 5, column: 46, data: { binding: '`history` is module-level, shared by every caller', handler: "tool 'remember'", what: 'history.push(…)' }, suggestions: null }],
+    },
+    // A factory whose body is wrapped in \`try\`: the block's bindings still live as long as the server it builds.
+    {
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+export function createServer() {
+  try {
+    const server = new McpServer({ name: 't', version: '1' });
+    const seen: string[] = [];
+    server.tool('add', {}, async (args: { q: string }) => { seen.push(args.q); return { content: [{ type: 'text', text: seen.join() }] }; });
+    return server;
+  } catch (e) { throw e; }
+}`,
+      errors: [{ messageId: 'accumulator', line: 6, column: 61, data: { binding: '`seen` lives in `createServer()`, shared by every call on this server instance', handler: "tool 'add'", what: 'seen.push(…)' }, suggestions: null }],
+    },
     {
       // String(nextId++) hands the counter to the caller: every caller sees how many came before it.
       code: `${header}let nextId = 1;
