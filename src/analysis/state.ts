@@ -451,7 +451,7 @@ function classifyUseWith(
         // the caller who owns the key: the container is the shared thing, not a lazily filled client.
         const throughEntry = path.some((step) => step === '[]' || step === 'get()');
         const kind: AccessKind =
-          p.operator !== '=' && p.operator !== '??=' && p.operator !== '||=' ? 'accumulate' : throughEntry ? 'entryWrite' : isLazy(p, cur) ? 'lazyInit' : computed ? 'entryWrite' : 'fieldWrite';
+          p.operator !== '=' && p.operator !== '??=' && p.operator !== '||=' ? 'accumulate' : throughEntry ? 'entryWrite' : isLazy(facts, p, cur) ? 'lazyInit' : computed ? 'entryWrite' : 'fieldWrite';
         out.push({ binding, kind, node: p, path, keys, value: p.right });
       }
       return;
@@ -585,7 +585,7 @@ function assignmentKind(facts: ModuleFacts, p: TSESTree.AssignmentExpression, ba
   if (p.operator !== '=') return 'accumulate';
   const right = unwrap(p.right);
   if (right.type === AST_NODE_TYPES.LogicalExpression && (right.operator === '??' || right.operator === '||') && referencesSame(right.left, base)) return 'lazyInit';
-  if (isLazy(p, base)) return 'lazyInit';
+  if (isLazy(facts, p, base)) return 'lazyInit';
   if (mentions(right, base)) return 'accumulate';
   void facts;
   return 'assign';
@@ -620,13 +620,13 @@ function mentions(expr: Node, target: Node): boolean {
 }
 
 /** Is this assignment guarded by a test that the target is not set yet (`if (!client)`, `if (client) return client`)? */
-function isLazy(assign: TSESTree.AssignmentExpression, target: Node): boolean {
+function isLazy(facts: ModuleFacts, assign: TSESTree.AssignmentExpression, target: Node): boolean {
   let child: Node = assign;
   let n: Node | undefined = assign.parent;
   // Guards may sit in an enclosing function too (`if (cached !== null) return cached; promise = (async () => { cached = … })()`).
   while (n) {
-    if (n.type === AST_NODE_TYPES.IfStatement && n.consequent === child && testsAbsence(n.test, target)) return true;
-    if (n.type === AST_NODE_TYPES.ConditionalExpression && n.consequent === child && testsAbsence(n.test, target)) return true;
+    if (n.type === AST_NODE_TYPES.IfStatement && n.consequent === child && testsAbsence(n.test, target, facts)) return true;
+    if (n.type === AST_NODE_TYPES.ConditionalExpression && n.consequent === child && testsAbsence(n.test, target, facts)) return true;
     if (n.type === AST_NODE_TYPES.LogicalExpression && n.right === child && (n.operator === '||' || n.operator === '??') && referencesSame(n.left, target)) return true;
     if (n.type === AST_NODE_TYPES.BlockStatement || n.type === AST_NODE_TYPES.Program) {
       // `if (client) return client;` earlier in the same block.
@@ -648,8 +648,14 @@ function exits(s: Node): boolean {
   return false;
 }
 
-function testsAbsence(test: Node, target: Node): boolean {
+/** With `facts`, a test may also be a local constant that holds one (`const needsNew = !session; if (needsNew) …`). */
+function testsAbsence(test: Node, target: Node, facts?: ModuleFacts): boolean {
   const t = unwrap(test);
+  if (facts && t.type === AST_NODE_TYPES.Identifier) {
+    const def = facts.variableOf(t)?.defs;
+    const decl = def?.length === 1 && def[0].type === 'Variable' && (def[0].parent as TSESTree.VariableDeclaration).kind === 'const' ? (def[0].node as TSESTree.VariableDeclarator) : null;
+    return !!decl?.init && testsAbsence(decl.init, target);
+  }
   if (t.type === AST_NODE_TYPES.UnaryExpression && t.operator === '!') return refersTo(t.argument, target);
   if (t.type === AST_NODE_TYPES.BinaryExpression && (t.operator === '==' || t.operator === '===')) {
     const other = refersTo(t.left, target) ? t.right : refersTo(t.right, target) ? t.left : null;
@@ -661,7 +667,7 @@ function testsAbsence(test: Node, target: Node): boolean {
     const tl = unwrap(t.left);
     if (tl.type === AST_NODE_TYPES.UnaryExpression && tl.operator === 'typeof' && refersTo(tl.argument, target)) return true;
   }
-  if (t.type === AST_NODE_TYPES.LogicalExpression) return testsAbsence(t.left, target) || testsAbsence(t.right, target);
+  if (t.type === AST_NODE_TYPES.LogicalExpression) return testsAbsence(t.left, target, facts) || testsAbsence(t.right, target, facts);
   return false;
 }
 

@@ -25,6 +25,16 @@ await init();
 server.tool('q', {}, async () => ({ content: [] }));`,
   ],
   invalid: [
+    // The absence test kept in a local constant first: the same lazy fill.
+    {
+      code: `${header}let session: any;
+server.tool('nav', {}, async () => {
+  const needsNew = !session;
+  if (needsNew) session = await connect({});
+  return { content: [{ type: 'text', text: String(session) }] };
+});`,
+      errors: [{ messageId: 'firstCall', line: 7, column: 17 }],
+    },
     {
       code: `${header}let apiClient: any = null;
 server.tool('q', {}, async ({ token }) => {
