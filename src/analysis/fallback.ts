@@ -338,7 +338,7 @@ function sharedTarget(model: ModuleModel, analysis: PathAnalysis, fallback: Node
   const s = staticString(fallback);
   const fu = unwrap(fallback);
   if (kind !== 'tenant' && fu.type === AST_NODE_TYPES.Identifier && fu.name === 'undefined' && isCwdOption(fallback)) return "the server's working directory, where a child without `cwd` runs";
-  if (kind === 'tenant') return s !== null ? `the literal ${JSON.stringify(s)}` : null;
+  if (kind === 'tenant') return sharedTenant(model, fallback);
   if (kind === 'credential') return operatorCredential(model, fallback);
   if (s !== null) {
     if (s === '') return kind === 'scope' ? 'an empty scope, which joins to the runs root itself' : joinedOntoRoot(model, fallback) ?? "the server's working directory";
@@ -371,6 +371,25 @@ function sharedTarget(model: ModuleModel, analysis: PathAnalysis, fallback: Node
   if (t.tags.has('homedir')) return "the server's home directory";
   if (t.tags.has('cwd')) return "the server's working directory";
   if (t.tags.has('tmpdir')) return 'the shared system temp dir';
+  return null;
+}
+
+/**
+ * A tenant every caller without one shares: a literal (`'default-tenant'`) or a constant holding one (`DEFAULT_TENANT`).
+ * Null for anything else: a default tenant the operator configures (`process.env.DEFAULT_TENANT`) is the deployment's
+ * choice, like the server's other configuration.
+ */
+function sharedTenant(model: ModuleModel, fallback: Node): string | null {
+  const s = staticString(fallback);
+  if (s !== null) return `the literal ${JSON.stringify(s)}`;
+  const u = unwrap(fallback);
+  if (u.type === AST_NODE_TYPES.Identifier) {
+    const v = model.facts.variableOf(u);
+    const def = v?.defs.length === 1 ? v.defs[0] : null;
+    const decl = def?.type === 'Variable' ? (def.node as TSESTree.VariableDeclarator) : null;
+    const is = decl && (def!.parent as TSESTree.VariableDeclaration).kind === 'const' ? staticString(decl.init) : null;
+    if (is !== null) return `\`${u.name}\` (the literal ${JSON.stringify(is)})`;
+  }
   return null;
 }
 

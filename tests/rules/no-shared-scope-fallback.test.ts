@@ -224,6 +224,20 @@ server.tool('save', { outputDir: z.string().optional(), downloadsDir: z.string()
       ],
     },
     {
+      // A tenant constant is the literal it holds; an argument that is no scope (`format`) falling back to a constant
+      // is not reported.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+const DEFAULT_TENANT = 'default';
+const DEFAULT_FORMAT = 'png';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('list', { tenantId: z.string().optional(), format: z.string().optional() }, async ({ tenantId, format }) => {
+  const tenant = tenantId ?? DEFAULT_TENANT;
+  return { content: [{ type: 'text', text: tenant + (format ?? DEFAULT_FORMAT) }] };
+});`,
+      errors: [{ messageId: 'sharedTenantFallback', line: 7, column: 30, suggestions: null }],
+    },
+    {
       // A shared default that only a given argument overrides; defaults merged under the caller's options.
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
