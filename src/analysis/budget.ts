@@ -92,10 +92,14 @@ function printPhases(): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-/** Report a budget overrun once per file: a process warning the CLI prints as one line (and Node prints otherwise). */
+/**
+ * Report a budget overrun once: a process warning the CLI prints as one line (and Node prints otherwise). A budget
+ * throws the same error on every step after its last, so the error itself is the key: a module that several linted
+ * files reach through the server model is named once, not once per file.
+ */
 const warned = new WeakSet<object>();
-export function warnBudget(key: object, error: AnalysisBudgetExceeded): void {
-  if (warned.has(key)) return;
-  warned.add(key);
+export function warnBudget(error: AnalysisBudgetExceeded): void {
+  if (warned.has(error)) return;
+  warned.add(error);
   process.emitWarning(error.message, { type: 'McpStatelessWarning', code: 'MCP_STATELESS_BUDGET' });
 }

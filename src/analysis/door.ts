@@ -4,6 +4,7 @@
 // file order.
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type * as ts from 'typescript';
+import path from 'node:path';
 import { AnalysisBudgetExceeded } from './budget.js';
 import { cachedPer } from './cache.js';
 import { ModuleModel, NO_LINKS } from './model.js';
@@ -193,8 +194,9 @@ export function getModuleModel(context: AnyContext): ModuleModel {
         model = new ModuleModel(localFacts(context, settings, key, links.roots.length > 0), links);
       }
     } catch (e) {
-      // Past the step budget while building: every rule on this file stops at once, nobody rebuilds it.
-      if (e instanceof AnalysisBudgetExceeded) perAst.set(key, e);
+      // Past this file's step budget while building: every rule on this file stops at once, nobody rebuilds it. Another
+      // module's budget is not this file's: the server model leaves that module out, and the next question rebuilds.
+      if (e instanceof AnalysisBudgetExceeded && path.resolve(e.fileName) === path.resolve(context.filename)) perAst.set(key, e);
       throw e;
     }
     perAst.set(key, model);

@@ -13,6 +13,7 @@ import { settingsKey, type McpSettings } from './settings.js';
 import { toolNames } from './teardown.js';
 import { toEstree, type ParserConversion } from './estree.js';
 import { cachedPer } from './cache.js';
+import { AnalysisBudgetExceeded } from './budget.js';
 
 /** One module of the program, as far as it does not depend on the rest of the program (cached per source file). */
 interface UnitFacts {
@@ -106,10 +107,32 @@ export class ServerModel {
     let out = this.targetMemo.get(key);
     if (!out) {
       this.targetMemo.set(key, []); // re-entrant questions (a module asking about itself) get nothing
-      out = this.resolveImport(fileName, source, imported, [...memberPath]).map(({ unit, fn }) => ({ fileName: unit.fileName, fn, model: () => this.modelOf(unit) }));
+      out = this.leavingOutOverBudget([], () => this.resolveImport(fileName, source, imported, [...memberPath])).map(({ unit, fn }) => ({ fileName: unit.fileName, fn, model: () => this.modelOf(unit) }));
       this.targetMemo.set(key, out);
     }
-    return out;
+    return out.some((t) => this.isLeftOut(t.fileName)) ? out.filter((t) => !this.isLeftOut(t.fileName)) : out;
+  }
+
+  private isLeftOut(fileName: string): boolean {
+    const u = this.units.get(fileName);
+    return !u || u.facts.budget.isExceeded;
+  }
+
+  /**
+   * Ask a question that may reach into other modules. A module that passes its step budget on the way (a vendored
+   * bundle under src/) is left out of the server from then on, and the question gets \`empty\`: every other module is
+   * still analysed, and the module itself is reported by its own lint.
+   */
+  private leavingOutOverBudget<T>(empty: T, ask: () => T): T {
+    try {
+      return ask();
+    } catch (e) {
+      if (!(e instanceof AnalysisBudgetExceeded)) throw e;
+      const key = path.resolve(e.fileName);
+      if (!this.units.get(key)) throw e;
+      this.units.set(key, null);
+      return empty;
+    }
   }
 
   /**
@@ -153,7 +176,15 @@ export class ServerModel {
 
   private unit(fileName: string): Unit | null {
     const key = path.resolve(fileName);
-    if (this.units.has(key)) return this.units.get(key)!;
+    if (this.units.has(key)) {
+      const known = this.units.get(key)!;
+      // A module past its step budget is left out of the server: questions about it get no answer, like unknown code.
+      if (known && known.facts.budget.isExceeded) {
+        this.units.set(key, null);
+        return null;
+      }
+      return known;
+    }
     let unit: Unit | null = null;
     const sf = this.program.getSourceFile(fileName);
     if (sf && !sf.isDeclarationFile && !/[\\/]node_modules[\\/]/.test(fileName)) {
@@ -200,27 +231,33 @@ export class ServerModel {
       const batch = [...dirty];
       dirty.clear();
       for (const u of batch) {
-        const model = this.modelOf(u);
-        // Handlers registered here but defined elsewhere.
-        for (const ext of u.discovery.external) {
-          const line = ext.site.loc.start.line;
-          const via = `registered with ${ext.via} in ${this.rel(u.fileName)}:${line}`;
-          for (const t of this.resolveImport(u, ext.source, ext.imported, ext.path)) {
-            if (this.addRoot(t.unit, t.fn, { kind: ext.kind, name: ext.name, via, registered: true })) dirty.add(t.unit);
-          }
-        }
-        // Functions elsewhere that handler code here calls, and the process-wide objects it hands them.
-        for (const call of model.externalReach) {
-          const via = `reached from ${describeHandler(call.ref)} (${this.rel(u.fileName)})`;
-          const r = call.ref.registration;
-          const handed = longLivedArguments(u.facts, call.call);
-          for (const t of this.resolveImport(u, call.source, call.imported, call.path)) {
-            if (this.addRoot(t.unit, t.fn, { kind: r.kind, name: call.ref.routedName ?? r.name, via, registered: false })) dirty.add(t.unit);
-            for (const h of handed) {
-              const lp: LongLivedParam = { index: h.index, name: h.name, from: `${this.rel(u.fileName)}:${h.line}`, methods: (m) => this.methodsOf(u, h.arg, m) };
-              if (this.addParam(t.unit, t.fn, lp)) dirty.add(t.unit);
-            }
-          }
+        if (this.isLeftOut(u.fileName)) continue;
+        this.leavingOutOverBudget(undefined, () => this.joinFrom(u, dirty));
+      }
+    }
+  }
+
+  /** One round of the join from module \`u\`: the handlers it registers elsewhere and the code elsewhere it reaches. */
+  private joinFrom(u: Unit, dirty: Set<Unit>): void {
+    const model = this.modelOf(u);
+    // Handlers registered here but defined elsewhere.
+    for (const ext of u.discovery.external) {
+      const line = ext.site.loc.start.line;
+      const via = `registered with ${ext.via} in ${this.rel(u.fileName)}:${line}`;
+      for (const t of this.resolveImport(u, ext.source, ext.imported, ext.path)) {
+        if (this.addRoot(t.unit, t.fn, { kind: ext.kind, name: ext.name, via, registered: true })) dirty.add(t.unit);
+      }
+    }
+    // Functions elsewhere that handler code here calls, and the process-wide objects it hands them.
+    for (const call of model.externalReach) {
+      const via = `reached from ${describeHandler(call.ref)} (${this.rel(u.fileName)})`;
+      const r = call.ref.registration;
+      const handed = longLivedArguments(u.facts, call.call);
+      for (const t of this.resolveImport(u, call.source, call.imported, call.path)) {
+        if (this.addRoot(t.unit, t.fn, { kind: r.kind, name: call.ref.routedName ?? r.name, via, registered: false })) dirty.add(t.unit);
+        for (const h of handed) {
+          const lp: LongLivedParam = { index: h.index, name: h.name, from: `${this.rel(u.fileName)}:${h.line}`, methods: (m) => this.methodsOf(u, h.arg, m) };
+          if (this.addParam(t.unit, t.fn, lp)) dirty.add(t.unit);
         }
       }
     }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { ESLintUtils, type TSESLint } from '@typescript-eslint/utils';
 import { AnalysisBudgetExceeded, warnBudget } from '../analysis/budget.js';
 import { indexListeners } from '../analysis/door.js';
@@ -69,12 +70,21 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
           if (stopped) return;
           buffered.buffering = true;
           try {
-            listener(a, b, c, d);
+            try {
+              listener(a, b, c, d);
+            } catch (e) {
+              // Another module's budget, met while this file's question reached into it: the server model has left that
+              // module out by now, so the question is asked once more without it.
+              if (!(e instanceof AnalysisBudgetExceeded) || path.resolve(e.fileName) === path.resolve(context.filename)) throw e;
+              warnBudget(e);
+              buffered.pending.length = 0;
+              listener(a, b, c, d);
+            }
           } catch (e) {
             if (!(e instanceof AnalysisBudgetExceeded)) throw e;
             stopped = true;
             buffered.pending.length = 0;
-            warnBudget(context.sourceCode.ast, e);
+            warnBudget(e);
             return;
           } finally {
             buffered.buffering = false;
