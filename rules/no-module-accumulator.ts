@@ -13,6 +13,13 @@ function isReadByHandlers(accesses: readonly StateAccess[]): boolean {
   return accesses.some((a) => a.kind === 'read');
 }
 
+const DRAINS = new Set(['shift', 'pop']);
+
+/** Handler code only takes items out (`buffer.shift()`): what is in it was put there at start-up, by no caller. */
+function onlyDrainedByHandlers(accesses: readonly StateAccess[]): boolean {
+  return accesses.every((a) => a.kind === 'read' || (a.kind === 'mutate' && a.path.length === 0 && a.method !== undefined && DRAINS.has(a.method) && !a.through && !a.handedTo));
+}
+
 export default createRule<Options, MessageId>({
   name: 'no-module-accumulator',
   meta: {
@@ -46,6 +53,7 @@ export default createRule<Options, MessageId>({
           if (a.binding.container === 'weak' && a.path.length === 0 && a.keys.length > 0 && a.keys.every((k) => !model.origins.has(k, 'module'))) continue;
           // A plain counter that no handler reads carries nothing from one caller to another.
           if (a.kind === 'accumulate' && a.path.length === 0 && (a.binding.container === 'primitive' || a.binding.container === 'unset') && !isReadByHandlers(model.accessesOf(a.binding.key))) continue;
+          if (a.kind === 'mutate' && a.method !== undefined && DRAINS.has(a.method) && onlyDrainedByHandlers(model.accessesOf(a.binding.key))) continue;
           if (!first(a)) continue;
           const handler = model.handlerOf(a.node);
           const decl = a.binding.decl;

@@ -642,6 +642,19 @@ function isLazy(facts: ModuleFacts, assign: TSESTree.AssignmentExpression, targe
   return false;
 }
 
+/**
+ * A constant that no call makes and that is not a reset: a boolean, number or string literal, `!0`, a template without
+ * expressions. A lazy fill of one (`if (!started) { started = true; … }`) is a once-flag and keeps nothing of a
+ * caller's. A reset (`browser = null`) is not one of these: it ends the shared value, often because of a caller's input.
+ */
+export function isConstantValue(value: Node): boolean {
+  const v = unwrap(value);
+  if (v.type === AST_NODE_TYPES.Literal) return v.value !== null && !('regex' in v && v.regex);
+  if (v.type === AST_NODE_TYPES.TemplateLiteral) return v.expressions.length === 0;
+  if (v.type === AST_NODE_TYPES.UnaryExpression) return (v.operator === '!' || v.operator === '-') && unwrap(v.argument).type === AST_NODE_TYPES.Literal;
+  return false;
+}
+
 function exits(s: Node): boolean {
   if (s.type === AST_NODE_TYPES.ReturnStatement || s.type === AST_NODE_TYPES.ThrowStatement) return true;
   if (s.type === AST_NODE_TYPES.BlockStatement) return s.body.some(exits);

@@ -9,6 +9,19 @@ declare function connect(opts: unknown): Promise<any>;
 
 ruleTester.run('no-first-caller-cache', rule, {
   valid: [
+    // A once-flag under its own absence test keeps nothing a call made (a reset of a cache, \`session = undefined\`,
+    // is still reported with its fill: it often ends the shared value because of one caller's input).
+    {
+      code: `${header}let pingerStarted = false;
+server.tool('run', {}, async () => {
+  if (!pingerStarted) {
+    pingerStarted = true;
+    setInterval(() => {}, 1000);
+  }
+  return { content: [] };
+});`,
+      options: [{ reportConfigOnly: true }],
+    },
     // Built once at start-up from server configuration.
     `${header}const client = await connect({ token: process.env.TOKEN });
 server.tool('q', {}, async () => ({ content: [{ type: 'text', text: await client.get() }] }));`,
@@ -25,6 +38,22 @@ await init();
 server.tool('q', {}, async () => ({ content: [] }));`,
   ],
   invalid: [
+    {
+      code: `${header}let backend: Promise<any> | undefined;
+server.tool('run', {}, async () => {
+  if (!backend) {
+    const p = connect({});
+    p.catch(() => { if (backend === p) backend = undefined; });
+    backend = p;
+  }
+  return { content: [{ type: 'text', text: String(await backend) }] };
+});`,
+      options: [{ reportConfigOnly: true }],
+      errors: [
+        { messageId: 'firstCall', line: 8, column: 40 },
+        { messageId: 'firstCall', line: 9, column: 5 },
+      ],
+    },
     // The absence test kept in a local constant first: the same lazy fill.
     {
       code: `${header}let session: any;

@@ -9,6 +9,14 @@ const server = new McpServer({ name: 't', version: '1' });
 
 ruleTester.run('no-module-accumulator', rule, {
   valid: [
+    // A start-up log buffer that the session hook only drains: what it holds was put there by no caller.
+    `${header}const startup: string[] = [];
+function note(m: string) { startup.push(m); }
+note('booting');
+server.server.oninitialized = () => {
+  while (startup.length > 0) console.error(startup.shift());
+};
+server.tool('t', {}, async () => ({ content: [] }));`,
     // Read-only lookup table.
     `${header}const LEVELS = ['low', 'high'];
 server.tool('levels', {}, async () => ({ content: [{ type: 'text', text: LEVELS.join() }] }));`,
@@ -80,6 +88,16 @@ server.tool('hit', {}, async () => { hits++; hits += 1; return { content: [] }; 
 export function add(n: number) { items.push(n); }`,
   ],
   invalid: [
+    // The drain's look-alike: a queue that one tool fills and another drains carries a caller's job to another caller.
+    {
+      code: `${header}const jobs: string[] = [];
+server.tool('enqueue', {}, async (args: { job: string }) => { jobs.push(args.job); return { content: [] }; });
+server.tool('next', {}, async () => ({ content: [{ type: 'text', text: jobs.shift() ?? '' }] }));`,
+      errors: [
+        { messageId: 'accumulator', line: 4, column: 63 },
+        { messageId: 'accumulator', line: 5, column: 72 },
+      ],
+    },
     // Tools registered in a loop over a command table, in both spellings: each handler is found, under its key.
     {
       code: `${header}const history: string[] = [];
