@@ -50,10 +50,11 @@ const SCHEMA_PROPS = new Set(['inputSchema', 'schema', 'parameters', 'argsSchema
 export const PER_REQUEST_FACTORIES = new Set(['createMcpHandler']);
 const REGISTRATION_METHODS = [...TOOL_METHODS, ...RESOURCE_METHODS, ...PROMPT_METHODS, ...Object.keys(FASTMCP_METHODS), 'setRequestHandler', 'setNotificationHandler', 'registerToolTask'];
 /** Every callee name `run` looks at (the configured registration functions aside). */
-const REGISTRATION_NAMES = new Set([...REGISTRATION_METHODS, ...PER_REQUEST_FACTORIES]);
+/** Names of the calls discovery reads (`on` only for fastmcp's `server.on('connect', …)`). */
+const REGISTRATION_NAMES = new Set([...REGISTRATION_METHODS, ...PER_REQUEST_FACTORIES, 'on']);
 /** A registration call as discovery reads it: `.tool(`, `?.tool?.(`, `['tool'](`, `.registerTool<Args>(`. */
 const MAY_REGISTER = new RegExp(
-  `(?:\\.\\s*|\\[\\s*['"\`])(?:${REGISTRATION_METHODS.join('|')})(?:['"\`]\\s*\\])?\\s*(?:\\?\\.\\s*)?[(<]|\\bcreateMcpHandler\\s*\\(|\\bResourceTemplate\\b|\\bextends\\s+[\\w$.]*Tool`,
+  `(?:\\.\\s*|\\[\\s*['"\`])(?:${REGISTRATION_METHODS.join('|')})(?:['"\`]\\s*\\])?\\s*(?:\\?\\.\\s*)?[(<]|\\bcreateMcpHandler\\s*\\(|\\bResourceTemplate\\b|\\bextends\\s+[\\w$.]*Tool|\\.on\\(\\s*['"]connect['"]|\\.oninitialized\\s*=[^=]`,
 );
 /** A schema key, as tool objects and tool classes have one (`inputSchema:`, `parameters =`, a shorthand `{ name, inputSchema }`). */
 const MAY_HAVE_SCHEMA = new RegExp(`\\b(?:${[...SCHEMA_PROPS].join('|')})['"]?\\s*(?:[:=(,}]|$)`, 'm');
@@ -295,12 +296,69 @@ export class Discovery {
       } else if (PER_REQUEST_FACTORIES.has(name) && args.length >= 1) {
         // createMcpHandler(buildServer): the factory runs for every request, so its body serves calls too.
         this.add({ kind: 'request', name: `per-request server factory (${name})`, site: call, via: name, inputParam: null, contextParam: 0 }, resolveValues(facts, args[0]).filter((v) => v.kind === 'function' || v.kind === 'import'));
+      } else if (isMethod && name === 'on' && args.length >= 2 && staticString(args[0]) === 'connect') {
+        this.onSessionEvent(call);
       } else if (extra.includes(name)) {
         this.onGeneric(call, name);
       }
     }
     this.findToolObjects();
     this.findToolClasses();
+    this.findInitializedHooks();
+  }
+
+  /**
+   * fastmcp's `server.on('connect', (event) => …)`: it runs once for every session that connects, so what it writes to
+   * long-lived state is one session's, read by every other's calls (the same as a `notifications/initialized` handler).
+   */
+  private onSessionEvent(call: TSESTree.CallExpression): void {
+    const callee = unwrap(call.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression) return;
+    const isFastMcp = resolveValues(this.facts, callee.object).some((v) => v.kind === 'import' && v.imported === 'FastMCP' && v.path[0]?.startsWith('new()'));
+    if (!isFastMcp || this.servesOneSessionOnly()) return;
+    this.add({ kind: 'notification', name: "session 'connect' event", site: call, via: "on('connect')", inputParam: null, contextParam: null }, resolveValues(this.facts, call.arguments[1]).filter((v) => v.kind === 'function'));
+  }
+
+  private oneSession: boolean | undefined;
+
+  /**
+   * Whether this module can only ever serve one session: it connects over stdio (the SDK's \`StdioServerTransport\`,
+   * fastmcp's \`transportType: 'stdio'\`) and names no HTTP transport. A session hook there runs once per process, like
+   * start-up code, and what it writes is the one connection's, not one caller's.
+   */
+  private servesOneSessionOnly(): boolean {
+    if (this.oneSession !== undefined) return this.oneSession;
+    let stdio = false;
+    let http = false;
+    for (const { imported } of this.facts.imports.values()) {
+      if (imported === 'StdioServerTransport' || imported === 'serveStdio') stdio = true;
+      if (/HTTPServerTransport$|^SSEServerTransport$|^createMcpHandler$/.test(imported)) http = true;
+    }
+    for (const obj of this.facts.objects) {
+      const t = objectProp(obj, 'transportType');
+      const kind = t ? staticString(t.value) : null;
+      if (kind === 'stdio') stdio = true;
+      else if (kind !== null || (t && staticString(t.value) === null)) http = true;
+    }
+    return (this.oneSession = stdio && !http);
+  }
+
+  /** Inside the function handed to \`serveStdio(…)\`, which builds the one server of a stdio process. */
+  private insideStdioFactory(node: Node): boolean {
+    for (let f = this.facts.ownerOf(node); f; f = this.facts.ownerOf(f)) {
+      const p = f.parent;
+      if (p?.type === AST_NODE_TYPES.CallExpression && p.arguments.includes(f as never) && calleeName(p.callee) === 'serveStdio') return true;
+    }
+    return false;
+  }
+
+  /** \`server.server.oninitialized = async () => …\`: the SDK's hook for \`notifications/initialized\`, once per session. */
+  private findInitializedHooks(): void {
+    for (const a of this.facts.assignments) {
+      if (a.operator !== '=' || a.left.type !== AST_NODE_TYPES.MemberExpression || memberName(a.left) !== 'oninitialized') continue;
+      if (this.servesOneSessionOnly() || this.insideStdioFactory(a)) continue;
+      this.add({ kind: 'notification', name: 'notifications/initialized', site: a, via: 'oninitialized', inputParam: null, contextParam: null }, resolveValues(this.facts, a.right).filter((v) => v.kind === 'function'));
+    }
   }
 
   private onNew(call: TSESTree.NewExpression): void {

@@ -4,7 +4,7 @@ import { Budget } from './budget.js';
 import { Discovery, PER_CONNECTION_FACTORIES, type HandlerKind, type Registration } from './discovery.js';
 import { routedLabel } from './dispatch.js';
 import { isRelativeSource, type ModuleFacts } from './module.js';
-import { callSitesOf, inStaticMethodOf, resolveValues, type ClassNode } from './resolve.js';
+import { callSitesOf, inStaticMethodOf, resolveValues, type ClassNode, type Value } from './resolve.js';
 import type { McpSettings } from './settings.js';
 import { collectStateAccesses, methodFieldEffects, parameterMutated, seesOnlyOwnWrite, type FieldEffect, type StateAccess } from './state.js';
 import { ValueOrigins } from './values.js';
@@ -61,6 +61,17 @@ export interface ModuleLinks {
    * whole-server analysis.
    */
   importTargets(source: string, imported: string, path: readonly string[]): readonly ImportTarget[];
+  /** Parameters of a function of this module that another module's handler code hands a tool argument (by function start). */
+  inputParams(fnStart: number): readonly InputParam[];
+}
+
+/** A parameter that receives, from a call in another module's handler code, a tool argument as the caller got it. */
+export interface InputParam {
+  index: number;
+  /** The argument is the caller's scope argument (`workspace`, a run id). */
+  scope: boolean;
+  /** Where the call is (`src/tools/theme.ts:12`). */
+  from: string;
 }
 
 /** A parameter that receives, from a call in another module's handler code, an object that lives for the process. */
@@ -74,7 +85,7 @@ export interface LongLivedParam {
   methods(name: string): readonly ImportTarget[];
 }
 
-export const NO_LINKS: ModuleLinks = { roots: [], longLivedElsewhere: () => false, longLivedParams: () => [], importTargets: () => [] };
+export const NO_LINKS: ModuleLinks = { roots: [], longLivedElsewhere: () => false, longLivedParams: () => [], importTargets: () => [], inputParams: () => [] };
 
 /**
  * Everything the rules ask about one module: which functions serve calls, what they reach, which bindings outlive a
@@ -88,8 +99,11 @@ export class ModuleModel {
   /** Handler code: each function that runs while serving a call, with the handler that reaches it. */
   readonly reached = new Map<FunctionNode, HandlerRef>();
   readonly origins: ValueOrigins;
-  /** Handler code here that calls into another module: joined by the server model. */
-  readonly externalReach: { source: string; imported: string; path: string[]; ref: HandlerRef; call: Node }[] = [];
+  /**
+   * Handler code here that calls into another module, joined by the server model (`keyed`: a map of functions that
+   * the call dispatches by tool name, each function serving the tool of its key).
+   */
+  readonly externalReach: { source: string; imported: string; path: string[]; ref: HandlerRef; call: Node; keyed?: boolean }[] = [];
   /** Roots given by the server model: functions registered or reached from other modules. */
   readonly crossRoots: readonly [FunctionNode, Registration][];
   readonly links: ModuleLinks;
@@ -114,6 +128,12 @@ export class ModuleModel {
   private crossRegistrationOf(fn: FunctionNode): Registration | undefined {
     const r = this.crossRoots.find(([f]) => f === fn);
     return r && r[1].inputParam !== null ? r[1] : undefined;
+  }
+
+  /** The tool argument another module's handler code hands parameter \`index\` of \`fn\` (whole-server analysis). */
+  inputParam(fn: FunctionNode, index: number): InputParam | undefined {
+    if (!this.reached.has(fn)) return undefined;
+    return this.links.inputParams(fn.range[0]).find((p) => p.index === index);
   }
 
   /** Whether any code of this module runs while serving a call (every handler-scoped rule has nothing to say otherwise). */
@@ -406,10 +426,12 @@ export class ModuleModel {
       for (const call of facts.callsByOwner.get(fn) ?? []) {
         // `handlers[request.params.name](args)`: each function of the map serves the tool named by its key.
         if (call.type === AST_NODE_TYPES.CallExpression) {
-          for (const [target, key] of mapDispatchTargets(facts, call.callee)) {
+          const imported: ImportValue[] = [];
+          for (const [target, key] of mapDispatchTargets(facts, call.callee, imported)) {
             edges.push({ target, label: null, mapKey: key });
             if (ref.routedName === null && !this.reached.has(target)) queue.push([target, { registration: ref.registration, routedName: key }]);
           }
+          for (const v of imported) this.externalReach.push({ source: v.source, imported: v.imported, path: v.path, ref, call, keyed: true });
         }
         const targets: FunctionNode[] = [];
         for (const v of resolveValues(facts, call.callee)) {
@@ -568,7 +590,13 @@ function isBrowserSide(fn: FunctionNode): boolean {
 /** `static getInstance() { … new Recorder() … }`: the singleton pattern keeps one instance per process. */
 
 /** The functions of a name→function map called through a computed key, with the key each is stored under. */
-function mapDispatchTargets(facts: ModuleFacts, callee: Node): [FunctionNode, string][] {
+type ImportValue = Extract<Value, { kind: 'import' }>;
+
+/**
+ * The functions of the map a dispatcher indexes by a computed key (\`handlers[request.params.name](args)\`), each with
+ * its key; \`imports\` receives the maps (or spread parts of one) that come from other modules.
+ */
+function mapDispatchTargets(facts: ModuleFacts, callee: Node, imports: ImportValue[] = []): [FunctionNode, string][] {
   let c = unwrap(callee);
   if (c.type === AST_NODE_TYPES.Identifier) {
     const def = facts.variableOf(c)?.defs[0];
@@ -578,15 +606,25 @@ function mapDispatchTargets(facts: ModuleFacts, callee: Node): [FunctionNode, st
   }
   if (c.type !== AST_NODE_TYPES.MemberExpression || !c.computed || staticString(c.property) !== null) return [];
   const out: [FunctionNode, string][] = [];
-  for (const v of resolveValues(facts, c.object)) {
-    if (v.kind !== 'object') continue;
-    for (const p of v.node.properties) {
-      if (p.type !== AST_NODE_TYPES.Property) continue;
-      const key = propertyKeyName(p);
-      if (key === null) continue;
-      for (const f of resolveValues(facts, p.value)) if (f.kind === 'function') out.push([f.node, key]);
+  const seen = new Set<Node>();
+  // `{ ...FILE_TOOLS, ...SEARCH_TOOLS }`: a map assembled from others serves every key of each.
+  const visit = (obj: Node, depth: number): void => {
+    for (const v of resolveValues(facts, obj)) {
+      if (v.kind === 'import' && isRelativeSource(v.source)) imports.push(v);
+      if (v.kind !== 'object' || seen.has(v.node)) continue;
+      seen.add(v.node);
+      for (const p of v.node.properties) {
+        if (p.type === AST_NODE_TYPES.SpreadElement) {
+          if (depth < 4) visit(p.argument, depth + 1);
+          continue;
+        }
+        const key = propertyKeyName(p);
+        if (key === null) continue;
+        for (const f of resolveValues(facts, p.value)) if (f.kind === 'function') out.push([f.node, key]);
+      }
     }
-  }
+  };
+  visit(c.object, 0);
   return out;
 }
 

@@ -295,8 +295,15 @@ export class PathAnalysis {
     // A same-file helper: whatever its call sites pass.
     const index = fn.params.findIndex((p) => paramBinds(p, v.name));
     const sites = index >= 0 ? this.model.callSitesOf(fn) : [];
-    if (sites.length === 0) return tag('unknown');
+    // A function of this module that another module's handler code hands a tool argument (whole-server analysis).
+    const given = index >= 0 && fn.params[index].type === AST_NODE_TYPES.Identifier ? this.model.inputParam(fn, index) : undefined;
+    if (sites.length === 0 && !given) return tag('unknown');
     const t = emptyTrace();
+    if (given) {
+      t.tags.add('input');
+      if (given.scope) t.tags.add('scope');
+      t.rawInput = id;
+    }
     for (const site of sites) {
       const arg = site.arguments[index];
       if (!arg || arg.type === AST_NODE_TYPES.SpreadElement) {

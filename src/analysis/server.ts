@@ -4,10 +4,10 @@ import { visitorKeys } from '@typescript-eslint/visitor-keys';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as ts from 'typescript';
-import { append, type FunctionNode } from './ast.js';
+import { append, memberName, propertyKeyName, unwrap, type FunctionNode, type Node } from './ast.js';
 import { Discovery, mayRegisterHandlers } from './discovery.js';
-import { describeHandler, ModuleModel, type CrossRoot, type ImportTarget, type LongLivedParam, type ModuleLinks } from './model.js';
-import { ModuleFacts } from './module.js';
+import { describeHandler, ModuleModel, type CrossRoot, type ImportTarget, type InputParam, type LongLivedParam, type ModuleLinks } from './model.js';
+import { isRelativeSource, ModuleFacts } from './module.js';
 import { classMember, propertyOf, resolveValues, resolveVariable, returnedExpressions, type Value } from './resolve.js';
 import { settingsKey, type McpSettings } from './settings.js';
 import { toolNames } from './teardown.js';
@@ -95,6 +95,7 @@ export class ServerModel {
       roots: this.rootsFor(key),
       longLivedElsewhere: (start) => this.classIsLongLived(key, start),
       longLivedParams: (start) => this.params.get(key)?.get(start) ?? [],
+      inputParams: (start) => this.inputs.get(key)?.get(start) ?? [],
       importTargets: (source, imported, memberPath) => this.importTargets(key, source, imported, memberPath),
     };
   }
@@ -252,9 +253,19 @@ export class ServerModel {
     for (const call of model.externalReach) {
       const via = `reached from ${describeHandler(call.ref)} (${this.rel(u.fileName)})`;
       const r = call.ref.registration;
+      if (call.keyed) {
+        for (const t of this.importedMapEntries(u, call.source, call.imported, call.path)) {
+          if (this.addRoot(t.unit, t.fn, { kind: r.kind, name: call.ref.routedName ?? t.key, via, registered: false })) dirty.add(t.unit);
+        }
+        continue;
+      }
       const handed = longLivedArguments(u.facts, call.call);
+      const given = toolArguments(model, call.call);
       for (const t of this.resolveImport(u, call.source, call.imported, call.path)) {
         if (this.addRoot(t.unit, t.fn, { kind: r.kind, name: call.ref.routedName ?? r.name, via, registered: false })) dirty.add(t.unit);
+        for (const g of given) {
+          if (this.addInput(t.unit, t.fn, { index: g.index, scope: g.scope, from: `${this.rel(u.fileName)}:${g.line}` })) dirty.add(t.unit);
+        }
         for (const h of handed) {
           const lp: LongLivedParam = { index: h.index, name: h.name, from: `${this.rel(u.fileName)}:${h.line}`, methods: (m) => this.methodsOf(u, h.arg, m) };
           if (this.addParam(t.unit, t.fn, lp)) dirty.add(t.unit);
@@ -292,6 +303,21 @@ export class ServerModel {
       }
     }
     return out;
+  }
+
+  private readonly inputs = new Map<string, Map<number, InputParam[]>>();
+
+  private addInput(u: Unit, fn: FunctionNode, p: InputParam): boolean {
+    let perFn = this.inputs.get(u.fileName);
+    if (!perFn) {
+      perFn = new Map();
+      this.inputs.set(u.fileName, perFn);
+    }
+    const list = perFn.get(fn.range[0]) ?? [];
+    if (list.some((x) => x.index === p.index)) return false;
+    perFn.set(fn.range[0], [...list, p]);
+    u.version++;
+    return true;
   }
 
   private addParam(u: Unit, fn: FunctionNode, p: LongLivedParam): boolean {
@@ -388,6 +414,52 @@ export class ServerModel {
     return out;
   }
 
+  /**
+   * The functions of a map that another module exports (`export const FILE_TOOLS = { read_file: readFile, … }`), each
+   * with its key: spread parts and values imported from further modules are followed.
+   */
+  private importedMapEntries(from: Unit, source: string, imported: string, memberPath: string[], depth = 0): { unit: Unit; fn: FunctionNode; key: string }[] {
+    if (depth > 4) return [];
+    const target = this.resolveModule(from.fileName, source);
+    const u = target ? this.unit(target) : null;
+    if (!u) return [];
+    let name = imported;
+    let rest = memberPath;
+    if (name === '*') {
+      if (rest.length === 0) return [];
+      name = rest[0];
+      rest = rest.slice(1);
+    }
+    const out: { unit: Unit; fn: FunctionNode; key: string }[] = [];
+    const exported = this.exportValues(u, name);
+    for (const f of exported.forwards) append(out, this.importedMapEntries(u, f.source, f.name, rest, depth + 1));
+    const seen = new Set<Node>();
+    const visit = (values: Value[], level: number): void => {
+      for (const v of values) {
+        if (v.kind === 'import') {
+          if (isRelativeSource(v.source)) append(out, this.importedMapEntries(u, v.source, v.imported, v.path, depth + 1));
+          continue;
+        }
+        if (v.kind !== 'object' || seen.has(v.node)) continue;
+        seen.add(v.node);
+        for (const p of v.node.properties) {
+          if (p.type === AST_NODE_TYPES.SpreadElement) {
+            if (level < 4) visit(resolveValues(u.facts, p.argument), level + 1);
+            continue;
+          }
+          const key = propertyKeyName(p);
+          if (key === null) continue;
+          for (const fv of resolveValues(u.facts, p.value)) {
+            if (fv.kind === 'function') out.push({ unit: u, fn: fv.node, key });
+            else if (fv.kind === 'import' && isRelativeSource(fv.source)) for (const t of this.resolveImport(u, fv.source, fv.imported, fv.path, depth + 1)) out.push({ ...t, key });
+          }
+        }
+      }
+    };
+    for (const v of exported.values) visit(applyPath(u.facts, [v], rest), 0);
+    return out;
+  }
+
   /** What module `u` exports under `name` (following re-exports). */
   private exportValues(u: Unit, name: string): { values: Value[]; forwards: { source: string; name: string }[] } {
     const facts = u.facts;
@@ -468,6 +540,41 @@ function memberText(node: TSESTree.Node): string | null {
     return o ? `${o}.${node.property.name}` : null;
   }
   return null;
+}
+
+/**
+ * The arguments of a call in handler code that are a tool argument as the handler got it (\`params.themePath\`, a path
+ * joined from one): what another module's function receives there is the caller's input. A value some call made from
+ * it (a guard's result, \`await validate(p)\`), a helper's own parameter and a fresh object are left alone.
+ */
+function toolArguments(model: ModuleModel, call: TSESTree.Node): { index: number; scope: boolean; line: number }[] {
+  if (call.type !== AST_NODE_TYPES.CallExpression) return [];
+  const out: { index: number; scope: boolean; line: number }[] = [];
+  call.arguments.forEach((a, index) => {
+    if (a.type === AST_NODE_TYPES.SpreadElement) return;
+    const o = model.origins.of(validatedInput(model, a) ?? a);
+    if (!(o.has('input') || o.has('scope')) || o.has('made') || o.has('param') || o.has('fresh') || o.has('context')) return;
+    out.push({ index, scope: o.has('scope'), line: a.loc.start.line });
+  });
+  return out;
+}
+
+/**
+ * \`args\` (or \`args.files\`) where \`const args = Schema.parse(input)\`: schema validation checks shapes, not where a
+ * path points, so the value is still the input (null when the expression is not such a value).
+ */
+function validatedInput(model: ModuleModel, expr: TSESTree.Node): TSESTree.Node | null {
+  let base = unwrap(expr);
+  while (base.type === AST_NODE_TYPES.MemberExpression) base = unwrap(base.object);
+  if (base.type !== AST_NODE_TYPES.Identifier) return null;
+  const def = model.facts.variableOf(base)?.defs;
+  const init = def?.length === 1 && def[0].type === 'Variable' ? (def[0].node as TSESTree.VariableDeclarator).init : null;
+  let c = init ? unwrap(init) : null;
+  if (c?.type === AST_NODE_TYPES.AwaitExpression) c = unwrap(c.argument);
+  if (c?.type !== AST_NODE_TYPES.CallExpression || c.arguments.length === 0) return null;
+  const callee = unwrap(c.callee);
+  const m = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : null;
+  return m && /^(parse)(Async)?$/.test(m) ? c.arguments[0] : null;
 }
 
 function applyPath(facts: ModuleFacts, values: Value[], steps: string[], onLongLived?: (cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression) => void): Value[] {

@@ -74,12 +74,79 @@ server.tool('t', {}, async (args: { m: string }) => {
   state.mode = args.m;
   return { content: [{ type: 'text', text: state.mode.trim() }] };
 });`,
+    // Look-alikes of the session hooks below: a 'connect' listener on an emitter that is not a fastmcp server, and an
+    // \`oninitialized\` hook that only logs.
+    `import { FastMCP } from 'fastmcp';
+import { EventEmitter } from 'node:events';
+const server = new FastMCP({ name: 't', version: '1' });
+const bus = new EventEmitter();
+let lastPeer = '';
+bus.on('connect', (p: string) => { lastPeer = p; });
+server.on('connect', (event) => { console.error('connected', event.session); });
+server.addTool({ name: 'peer', execute: async () => lastPeer });`,
+    // The same hooks where only one session can ever connect (stdio): they run once per process, like start-up code.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+declare function serveStdio(build: () => McpServer): void;
+let clientName = 'unknown';
+serveStdio(() => {
+  const server = new McpServer({ name: 't', version: '1' });
+  server.server.oninitialized = () => { clientName = server.server.getClientVersion()?.name ?? 'unknown'; };
+  server.tool('whoami', {}, async () => ({ content: [{ type: 'text', text: clientName }] }));
+  return server;
+});`,
+    `import { FastMCP } from 'fastmcp';
+const server = new FastMCP({ name: 't', version: '1' });
+let activeRoots: string[] = [];
+server.on('connect', (event) => {
+  event.session.on('rootsChanged', (e: { roots: { uri: string }[] }) => { activeRoots = e.roots.map((r) => r.uri); });
+});
+server.addTool({ name: 'list', execute: async () => activeRoots.join(',') });
+server.start({ transportType: 'stdio' });`,
+    `${header}let clientName = 'unknown';
+server.server.oninitialized = () => { console.error('initialized', server.server.getClientVersion()?.name); };
+server.tool('whoami', {}, async () => ({ content: [{ type: 'text', text: clientName }] }));`,
     // The server variable itself, assigned in main().
     `${header}let transport: unknown;
 async function main() { transport = {}; }
 server.tool('t', {}, async () => ({ content: [] }));`,
   ],
   invalid: [
+    // A dispatch map assembled from others by spreading: each function serves the tool of its key.
+    {
+      code: `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+let current = '';
+const SELECTION = { select: async (args: { name: string }) => { current = args.name; return { content: [] }; } };
+const DISPLAY = { show: async () => ({ content: [{ type: 'text', text: current }] }) };
+const handlers: Record<string, (a: unknown) => Promise<unknown>> = { ...SELECTION, ...DISPLAY };
+const server = new Server({ name: 't', version: '1' }, { capabilities: { tools: {} } });
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const handler = handlers[request.params.name];
+  return handler(request.params.arguments);
+});`,
+      errors: [{ messageId: 'crossCall', line: 4, column: 65, data: { binding: '`current` is module-level, shared by every caller', writer: "tool 'select'", reader: "tool 'show'", target: 'current', line: '5' } }],
+    },
+    // Session hooks run once for every session: what they write is one session's, read by every other's calls.
+    {
+      code: `${header}let clientName = 'unknown';
+server.server.oninitialized = () => {
+  clientName = server.server.getClientVersion()?.name ?? 'unknown';
+};
+server.tool('whoami', {}, async () => ({ content: [{ type: 'text', text: clientName }] }));`,
+      errors: [{ messageId: 'crossCall', line: 5, column: 3, data: { binding: '`clientName` is module-level, shared by every caller', writer: 'the notifications/initialized handler', reader: "tool 'whoami'", target: 'clientName', line: '7' } }],
+    },
+    {
+      code: `import { FastMCP } from 'fastmcp';
+const server = new FastMCP({ name: 't', version: '1' });
+let activeRoots: string[] = [];
+server.on('connect', (event) => {
+  event.session.on('rootsChanged', (e: { roots: { uri: string }[] }) => {
+    activeRoots = e.roots.map((r) => r.uri);
+  });
+});
+server.addTool({ name: 'list', execute: async () => activeRoots.join(',') });`,
+      errors: [{ messageId: 'crossCall', line: 6, column: 5, data: { binding: '`activeRoots` is module-level, shared by every caller', writer: "the session 'connect' event handler", reader: "tool 'list'", target: 'activeRoots', line: '9' } }],
+    },
     // The near misses of the same-call case: an \`await\` between the write and the read (another call can run and
     // overwrite it), a write only on one branch (the read may see the last caller's value), and a read in a loop that
     // awaits.
