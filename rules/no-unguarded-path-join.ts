@@ -70,7 +70,7 @@ export default createRule<Options, MessageId>({
         for (const s of sinks) {
           const t = analysis.trace(s.node, s.at);
           if (!t.rawInput) continue;
-          const data = { handler: handlerPhrase(model.handlerOf(s.at)), path: quote(context.sourceCode.getText(s.node)), call: s.call };
+          const data = { handler: t.handedBy ?? handlerPhrase(model.handlerOf(s.at)), path: quote(context.sourceCode.getText(s.node)), call: s.call };
           if (t.unsound) {
             if (unsoundReported.has(t.unsound.node)) continue;
             unsoundReported.add(t.unsound.node);

@@ -331,7 +331,7 @@ export class Discovery {
     let stdio = false;
     let http = false;
     for (const { imported } of this.facts.imports.values()) {
-      if (imported === 'StdioServerTransport' || imported === 'serveStdio') stdio = true;
+      if (/Stdio\w*Transport$/.test(imported) || imported === 'serveStdio') stdio = true; // a project's own subclass too
       if (/HTTPServerTransport$|^SSEServerTransport$|^createMcpHandler$/.test(imported)) http = true;
     }
     for (const obj of this.facts.objects) {

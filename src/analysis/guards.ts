@@ -18,6 +18,8 @@ export const GUARD_NAME = /valid|check|assert|ensure|guard|safe|verify|within|in
  * (`startsWith(root)` without a separator, a check before `decodeURIComponent` or before `..` is resolved, a guard
  * that is fail-open when its configuration is unset).
  */
+const CASE_AND_TRIM = new Set(['toLowerCase', 'toUpperCase', 'toLocaleLowerCase', 'trim', 'trimEnd']);
+
 export class Guards {
   private readonly guardFns = new Map<FunctionNode, GuardVerdict>();
 
@@ -93,6 +95,9 @@ export class Guards {
     if (depth > 4) return false;
     const n = unwrap(e);
     if (n.type === AST_NODE_TYPES.CallExpression) {
+      // `path.normalize(p).toLowerCase()`: a case fold or trim keeps a normalised path normalised.
+      const callee = unwrap(n.callee);
+      if (callee.type === AST_NODE_TYPES.MemberExpression && CASE_AND_TRIM.has(memberName(callee) ?? '')) return this.normalisingExpr(callee.object, depth + 1);
       const ref = moduleRef(this.model.facts, n.callee, this.options.modules);
       if (ref) {
         const last = ref.path[ref.path.length - 1];

@@ -1,10 +1,10 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, classOfMethod, isFunction, isInside, memberName, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
+import { calleeName, classOfMethod, isFunction, isInside, memberName, memberPath, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
 import { Budget } from './budget.js';
 import { Discovery, PER_CONNECTION_FACTORIES, type HandlerKind, type Registration } from './discovery.js';
 import { routedLabel } from './dispatch.js';
 import { isRelativeSource, type ModuleFacts } from './module.js';
-import { callSitesOf, inStaticMethodOf, resolveValues, type ClassNode, type Value } from './resolve.js';
+import { callSitesOf, classMember, inStaticMethodOf, propertyOf, resolveValues, type ClassNode, type Value } from './resolve.js';
 import type { McpSettings } from './settings.js';
 import { collectStateAccesses, methodFieldEffects, parameterMutated, seesOnlyOwnWrite, type FieldEffect, type StateAccess } from './state.js';
 import { ValueOrigins } from './values.js';
@@ -68,10 +68,14 @@ export interface ModuleLinks {
 /** A parameter that receives, from a call in another module's handler code, a tool argument as the caller got it. */
 export interface InputParam {
   index: number;
+  /** The property of an object argument that carries it (\`f({ workspacePath })\` into \`function f({ workspacePath })\`), or null for the whole argument. */
+  key: string | null;
   /** The argument is the caller's scope argument (`workspace`, a run id). */
   scope: boolean;
   /** Where the call is (`src/tools/theme.ts:12`). */
   from: string;
+  /** The handler that makes the call (`tool 'validate_theme'`). */
+  handler: string;
 }
 
 /** A parameter that receives, from a call in another module's handler code, an object that lives for the process. */
@@ -131,9 +135,9 @@ export class ModuleModel {
   }
 
   /** The tool argument another module's handler code hands parameter \`index\` of \`fn\` (whole-server analysis). */
-  inputParam(fn: FunctionNode, index: number): InputParam | undefined {
+  inputParam(fn: FunctionNode, index: number, key: string | null = null): InputParam | undefined {
     if (!this.reached.has(fn)) return undefined;
-    return this.links.inputParams(fn.range[0]).find((p) => p.index === index);
+    return this.links.inputParams(fn.range[0]).find((p) => p.index === index && p.key === key);
   }
 
   /** Whether any code of this module runs while serving a call (every handler-scoped rule has nothing to say otherwise). */
@@ -432,6 +436,14 @@ export class ModuleModel {
             if (ref.routedName === null && !this.reached.has(target)) queue.push([target, { registration: ref.registration, routedName: key }]);
           }
           for (const v of imported) this.externalReach.push({ source: v.source, imported: v.imported, path: v.path, ref, call, keyed: true });
+          const importedEntries: [ImportValue, string][] = [];
+          for (const [target, key] of mapGetDispatchTargets(facts, call, importedEntries)) {
+            edges.push({ target, label: null, mapKey: key });
+            if (ref.routedName === null && !this.reached.has(target)) queue.push([target, { registration: ref.registration, routedName: key }]);
+          }
+          for (const [v, key] of importedEntries) {
+            this.externalReach.push({ source: v.source, imported: v.imported, path: v.path, ref: ref.routedName === null ? { registration: ref.registration, routedName: key } : ref, call });
+          }
         }
         const targets: FunctionNode[] = [];
         for (const v of resolveValues(facts, call.callee)) {
@@ -625,6 +637,71 @@ function mapDispatchTargets(facts: ModuleFacts, callee: Node, imports: ImportVal
     }
   };
   visit(c.object, 0);
+  return out;
+}
+
+/** `handlers.get(name)`, `this.tools.get(name)` with a key that is not a literal: the Map it reads, as a path. */
+function computedGet(n: Node): string | null {
+  const c = unwrap(n);
+  if (c.type !== AST_NODE_TYPES.CallExpression || c.arguments.length !== 1 || staticString(c.arguments[0]) !== null) return null;
+  const callee = unwrap(c.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || memberName(callee) !== 'get') return null;
+  return memberPath(callee.object)?.join('.') ?? null;
+}
+
+/**
+ * A dispatcher over a Map of handlers: `handlers.get(request.params.name)(args)`, or of handler objects,
+ * `const h = this.handlers.get(name); h.handle(args)`. The entries are the Map's literal-keyed `set(…)` calls in this
+ * module (and the pairs of `new Map([[…]])`); each entry's function, or its object's method, serves the tool of its key.
+ */
+function mapGetDispatchTargets(facts: ModuleFacts, call: TSESTree.CallExpression, imports: [ImportValue, string][] = []): [FunctionNode, string][] {
+  let callee = unwrap(call.callee);
+  let method: string | null = null;
+  if (callee.type === AST_NODE_TYPES.MemberExpression && computedGet(callee) === null) {
+    method = memberName(callee);
+    if (method === null) return [];
+    callee = unwrap(callee.object);
+  }
+  if (callee.type === AST_NODE_TYPES.Identifier) {
+    const def = facts.variableOf(callee)?.defs;
+    const init = def?.length === 1 && def[0].type === 'Variable' ? (def[0].node as TSESTree.VariableDeclarator).init : null;
+    if (!init) return [];
+    callee = unwrap(init);
+  }
+  const map = computedGet(callee);
+  if (map === null) return [];
+  const out: [FunctionNode, string][] = [];
+  const add = (key: string | null, value: Node): void => {
+    if (key === null) return;
+    for (const v of resolveValues(facts, value)) {
+      // A handler class of another module (`new AddDocs(server)`): the server model finds its method.
+      if (v.kind === 'import' && isRelativeSource(v.source)) imports.push([method === null ? v : { ...v, path: [...v.path, method] }, key]);
+      if (method === null) {
+        if (v.kind === 'function') out.push([v.node, key]);
+        continue;
+      }
+      const found = v.kind === 'instance' ? classMember(facts, v.node, method, false, new Set(), 0) : v.kind === 'object' ? propertyOf(facts, v, method, new Set(), 0) : [];
+      for (const f of found) if (f.kind === 'function') out.push([f.node, key]);
+    }
+  };
+  for (const c of facts.allCalls) {
+    if (c.type === AST_NODE_TYPES.NewExpression) {
+      // `const handlers = new Map([['enqueue', new Enqueue()], …])`
+      const decl = c.parent;
+      if (calleeName(c.callee) !== 'Map' || decl?.type !== AST_NODE_TYPES.VariableDeclarator || decl.id.type !== AST_NODE_TYPES.Identifier || decl.id.name !== map) continue;
+      const list = c.arguments[0] ? unwrap(c.arguments[0]) : null;
+      if (list?.type !== AST_NODE_TYPES.ArrayExpression) continue;
+      for (const e of list.elements) {
+        const pair = e ? unwrap(e) : null;
+        if (pair?.type === AST_NODE_TYPES.ArrayExpression && pair.elements.length === 2 && pair.elements[0] && pair.elements[1]) add(staticString(pair.elements[0]), pair.elements[1]);
+      }
+      continue;
+    }
+    const set = unwrap(c.callee);
+    if (set.type !== AST_NODE_TYPES.MemberExpression || memberName(set) !== 'set' || c.arguments.length !== 2) continue;
+    if (memberPath(set.object)?.join('.') !== map) continue;
+    add(staticString(c.arguments[0]), c.arguments[1]);
+  }
   return out;
 }
 

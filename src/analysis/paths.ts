@@ -42,6 +42,8 @@ export interface Trace {
   unsound: { node: Node; reason: string } | null;
   /** Where MCP session identity enters the path (`extra.sessionId`), when it does. */
   sessionAt?: Node | null;
+  /** The handler of another module whose call handed \`rawInput\` in (\`tool 'read'\`), with whole-server analysis. */
+  handedBy?: string;
 }
 
 const PER_CALL: Tag[] = ['input', 'scope', 'context', 'session', 'auth', 'fresh', 'random-call'];
@@ -104,7 +106,7 @@ type Bound = Ctx['env'] extends Map<Variable, infer B> ? B : never;
 const TRACE_STEPS = 2_000;
 
 function copyTrace(t: Trace): Trace {
-  return { tags: new Set(t.tags), rawInput: t.rawInput, unsound: t.unsound, sessionAt: t.sessionAt ?? null };
+  return { tags: new Set(t.tags), rawInput: t.rawInput, unsound: t.unsound, sessionAt: t.sessionAt ?? null, ...(t.handedBy ? { handedBy: t.handedBy } : {}) };
 }
 
 function emptyTrace(): Trace {
@@ -116,6 +118,7 @@ function merge(into: Trace, t: Trace): Trace {
   into.rawInput ??= t.rawInput;
   into.unsound ??= t.unsound;
   if (t.sessionAt) into.sessionAt ??= t.sessionAt;
+  if (t.handedBy && into.rawInput === t.rawInput) into.handedBy ??= t.handedBy;
   return into;
 }
 
@@ -248,9 +251,9 @@ export class PathAnalysis {
     else if (def.type === 'Variable') t = this.variableInit(v, pos, ctx);
     else t = tag('unknown');
     if (!t.rawInput || !guard) return t;
-    if (guard.sound && ctx.decoded) return { tags: t.tags, rawInput: t.rawInput, unsound: { node: id, reason: 'the check runs before decodeURIComponent, so an encoded `..%2F` passes it' } };
+    if (guard.sound && ctx.decoded) return { tags: t.tags, rawInput: t.rawInput, handedBy: t.handedBy, unsound: { node: id, reason: 'the check runs before decodeURIComponent, so an encoded `..%2F` passes it' } };
     if (guard.sound) return { tags: t.tags, rawInput: null, unsound: null };
-    return { tags: t.tags, rawInput: t.rawInput, unsound: t.unsound ?? { node: guard.node, reason: guard.reason } };
+    return { tags: t.tags, rawInput: t.rawInput, handedBy: t.handedBy, unsound: t.unsound ?? { node: guard.node, reason: guard.reason } };
   }
 
   private writtenInHandler(v: Variable): boolean {
@@ -296,13 +299,20 @@ export class PathAnalysis {
     const index = fn.params.findIndex((p) => paramBinds(p, v.name));
     const sites = index >= 0 ? this.model.callSitesOf(fn) : [];
     // A function of this module that another module's handler code hands a tool argument (whole-server analysis).
-    const given = index >= 0 && fn.params[index].type === AST_NODE_TYPES.Identifier ? this.model.inputParam(fn, index) : undefined;
+    const declared = index >= 0 ? fn.params[index] : null;
+    const given =
+      declared?.type === AST_NODE_TYPES.Identifier
+        ? this.model.inputParam(fn, index)
+        : declared?.type === AST_NODE_TYPES.ObjectPattern
+          ? this.model.inputParam(fn, index, destructuredKeyOf(declared, v.name))
+          : undefined;
     if (sites.length === 0 && !given) return tag('unknown');
     const t = emptyTrace();
     if (given) {
       t.tags.add('input');
       if (given.scope) t.tags.add('scope');
       t.rawInput = id;
+      t.handedBy = `${given.handler} (call at ${given.from})`;
     }
     for (const site of sites) {
       const arg = site.arguments[index];

@@ -4,10 +4,11 @@ import { visitorKeys } from '@typescript-eslint/visitor-keys';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as ts from 'typescript';
-import { append, memberName, propertyKeyName, unwrap, type FunctionNode, type Node } from './ast.js';
+import { append, propertyKeyName, type FunctionNode, type Node } from './ast.js';
 import { Discovery, mayRegisterHandlers } from './discovery.js';
 import { describeHandler, ModuleModel, type CrossRoot, type ImportTarget, type InputParam, type LongLivedParam, type ModuleLinks } from './model.js';
 import { isRelativeSource, ModuleFacts } from './module.js';
+import { getPathAnalysis } from './paths.js';
 import { classMember, propertyOf, resolveValues, resolveVariable, returnedExpressions, type Value } from './resolve.js';
 import { settingsKey, type McpSettings } from './settings.js';
 import { toolNames } from './teardown.js';
@@ -264,7 +265,7 @@ export class ServerModel {
       for (const t of this.resolveImport(u, call.source, call.imported, call.path)) {
         if (this.addRoot(t.unit, t.fn, { kind: r.kind, name: call.ref.routedName ?? r.name, via, registered: false })) dirty.add(t.unit);
         for (const g of given) {
-          if (this.addInput(t.unit, t.fn, { index: g.index, scope: g.scope, from: `${this.rel(u.fileName)}:${g.line}` })) dirty.add(t.unit);
+          if (this.addInput(t.unit, t.fn, { index: g.index, key: g.key, scope: g.scope, from: `${this.rel(u.fileName)}:${g.line}`, handler: describeHandler(call.ref) })) dirty.add(t.unit);
         }
         for (const h of handed) {
           const lp: LongLivedParam = { index: h.index, name: h.name, from: `${this.rel(u.fileName)}:${h.line}`, methods: (m) => this.methodsOf(u, h.arg, m) };
@@ -314,7 +315,7 @@ export class ServerModel {
       this.inputs.set(u.fileName, perFn);
     }
     const list = perFn.get(fn.range[0]) ?? [];
-    if (list.some((x) => x.index === p.index)) return false;
+    if (list.some((x) => x.index === p.index && x.key === p.key)) return false;
     perFn.set(fn.range[0], [...list, p]);
     u.version++;
     return true;
@@ -543,38 +544,31 @@ function memberText(node: TSESTree.Node): string | null {
 }
 
 /**
- * The arguments of a call in handler code that are a tool argument as the handler got it (\`params.themePath\`, a path
- * joined from one): what another module's function receives there is the caller's input. A value some call made from
- * it (a guard's result, \`await validate(p)\`), a helper's own parameter and a fresh object are left alone.
+ * The arguments of a call in handler code that carry a tool argument with no sound containment guard on the way (as
+ * the path analysis of the calling module traces them: through its helpers' parameters, \`Schema.parse(args)\`,
+ * joins): what another module's function receives there is the caller's input. A guard's result is not.
  */
-function toolArguments(model: ModuleModel, call: TSESTree.Node): { index: number; scope: boolean; line: number }[] {
+function toolArguments(model: ModuleModel, call: TSESTree.Node): { index: number; key: string | null; scope: boolean; line: number }[] {
   if (call.type !== AST_NODE_TYPES.CallExpression) return [];
-  const out: { index: number; scope: boolean; line: number }[] = [];
+  const out: { index: number; key: string | null; scope: boolean; line: number }[] = [];
+  const paths = getPathAnalysis(model);
   call.arguments.forEach((a, index) => {
     if (a.type === AST_NODE_TYPES.SpreadElement) return;
-    const o = model.origins.of(validatedInput(model, a) ?? a);
-    if (!(o.has('input') || o.has('scope')) || o.has('made') || o.has('param') || o.has('fresh') || o.has('context')) return;
-    out.push({ index, scope: o.has('scope'), line: a.loc.start.line });
+    if (a.type === AST_NODE_TYPES.ObjectExpression) {
+      // `listVariables({ workspacePath, service })`: each property for the parameter that destructures it.
+      for (const p of a.properties) {
+        if (p.type !== AST_NODE_TYPES.Property) continue;
+        const key = propertyKeyName(p);
+        const t = key !== null ? paths.trace(p.value, call) : null;
+        if (t?.rawInput) out.push({ index, key, scope: t.tags.has('scope'), line: p.loc.start.line });
+      }
+      return;
+    }
+    const t = paths.trace(a, call);
+    if (t.rawInput === null) return;
+    out.push({ index, key: null, scope: t.tags.has('scope'), line: a.loc.start.line });
   });
   return out;
-}
-
-/**
- * \`args\` (or \`args.files\`) where \`const args = Schema.parse(input)\`: schema validation checks shapes, not where a
- * path points, so the value is still the input (null when the expression is not such a value).
- */
-function validatedInput(model: ModuleModel, expr: TSESTree.Node): TSESTree.Node | null {
-  let base = unwrap(expr);
-  while (base.type === AST_NODE_TYPES.MemberExpression) base = unwrap(base.object);
-  if (base.type !== AST_NODE_TYPES.Identifier) return null;
-  const def = model.facts.variableOf(base)?.defs;
-  const init = def?.length === 1 && def[0].type === 'Variable' ? (def[0].node as TSESTree.VariableDeclarator).init : null;
-  let c = init ? unwrap(init) : null;
-  if (c?.type === AST_NODE_TYPES.AwaitExpression) c = unwrap(c.argument);
-  if (c?.type !== AST_NODE_TYPES.CallExpression || c.arguments.length === 0) return null;
-  const callee = unwrap(c.callee);
-  const m = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : null;
-  return m && /^(parse)(Async)?$/.test(m) ? c.arguments[0] : null;
 }
 
 function applyPath(facts: ModuleFacts, values: Value[], steps: string[], onLongLived?: (cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression) => void): Value[] {

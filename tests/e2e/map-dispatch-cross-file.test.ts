@@ -13,6 +13,13 @@ describe('handler maps spread across modules', () => {
     expect(findings[0].message).toContain("tool 'select' assigns `current` here and tool 'show' reads it (line 6)");
   });
 
+  it('finds the method of a handler object of another module kept in a Map, under its key', async () => {
+    const { findings } = await lintProject(fixture, 'strict-type-checked', ['src']);
+    const queue = findings.filter((f) => f.at.startsWith('src/tools/queue.ts'));
+    expect(queue.map((f) => f.at)).toEqual(['src/tools/queue.ts:9:22 mcp-stateless/no-fixed-path-io']);
+    expect(queue[0].message).toContain("tool 'enqueue' appends to `QUEUE`");
+  });
+
   it('one file at a time, the maps are not handler code', async () => {
     const { findings } = await lintProject(fixture, 'recommended', ['src']);
     expect(findings).toEqual([]);

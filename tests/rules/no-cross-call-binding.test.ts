@@ -94,6 +94,13 @@ serveStdio(() => {
   server.tool('whoami', {}, async () => ({ content: [{ type: 'text', text: clientName }] }));
   return server;
 });`,
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { FilteredStdioServerTransport } from './custom-stdio.js';
+const server = new McpServer({ name: 't', version: '1' });
+let clientName = 'unknown';
+server.server.oninitialized = () => { clientName = server.server.getClientVersion()?.name ?? 'unknown'; };
+server.tool('whoami', {}, async () => ({ content: [{ type: 'text', text: clientName }] }));
+await server.connect(new FilteredStdioServerTransport());`,
     `import { FastMCP } from 'fastmcp';
 const server = new FastMCP({ name: 't', version: '1' });
 let activeRoots: string[] = [];

@@ -6,6 +6,21 @@ const ruleTester = new RuleTester();
 
 ruleTester.run('no-unguarded-path-join', rule, {
   valid: [
+    // A normalising helper that also folds case: the path is still normalised when it is checked.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+const ROOT = '/srv/data';
+const server = new McpServer({ name: 'x', version: '1' });
+function normalizePath(p: string): string {
+  return path.normalize(p).toLowerCase();
+}
+server.tool('read', { file: z.string() }, async ({ file }) => {
+  const full = normalizePath(path.join(ROOT, file));
+  if (!full.startsWith(ROOT + path.sep)) throw new Error('outside');
+  return { content: [{ type: 'text', text: await readFile(full, 'utf8') }] };
+});`,
     // The guards the suggestions write are guards the rule accepts (applying a suggestion clears the report).
     `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
