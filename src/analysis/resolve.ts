@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { append, destructuredKeyOf, isFunction, memberName, propertyKeyName, unwrap, type FunctionNode, type Node } from './ast.js';
+import { append, calleeName, destructuredKeyOf, isFunction, memberName, propertyKeyName, unwrap, type FunctionNode, type Node } from './ast.js';
 import type { ModuleFacts, Variable } from './module.js';
 
 export type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
@@ -438,7 +438,7 @@ export function entryKeySource(facts: ModuleFacts, key: Node): Node | null {
 
 /** A callback parameter bound to array elements (`tools.forEach(t => …)`) or the same parameter of its call sites. */
 function parameterValues(facts: ModuleFacts, fn: FunctionNode, v: Variable, seen: Set<Node>, depth: number): Value[] {
-  const index = fn.params.findIndex((p) => p.type === AST_NODE_TYPES.Identifier && p.name === v.name);
+  const index = fn.params.findIndex((p) => paramName(p) === v.name);
   const call = fn.parent;
   // Object.entries(TOOLS).forEach(([name, tool]) => …)
   if (index < 0 && fn.params[0] && isEntryValue(fn.params[0], v.name) && call?.type === AST_NODE_TYPES.CallExpression && call.arguments[0] === fn) {
@@ -457,7 +457,8 @@ function parameterValues(facts: ModuleFacts, fn: FunctionNode, v: Variable, seen
   // A parameter of a same-module function: whatever its call sites pass (project wrappers around `server.tool`).
   if (index < 0) return [];
   const out: Value[] = [];
-  for (const site of callSitesOf(facts, fn)) {
+  const cls = constructorClass(fn);
+  for (const site of cls ? constructions(facts, cls) : callSitesOf(facts, fn)) {
     const arg = site.arguments[index];
     if (arg && arg.type !== AST_NODE_TYPES.SpreadElement) append(out, resolveValues(facts, arg, seen, depth + 1));
   }
@@ -598,7 +599,48 @@ export function propertyOf(facts: ModuleFacts, base: Value, name: string, seen: 
   }
 }
 
+/** The name a parameter binds when it is a plain one (`store`, `store = x`, `private store: Store`). */
+function paramName(p: TSESTree.Parameter): string | null {
+  const q = p.type === AST_NODE_TYPES.TSParameterProperty ? p.parameter : p;
+  const id = q.type === AST_NODE_TYPES.AssignmentPattern ? q.left : q;
+  return id.type === AST_NODE_TYPES.Identifier ? id.name : null;
+}
+
+/** The class whose constructor `fn` is, or null. */
+function constructorClass(fn: FunctionNode): ClassNode | null {
+  const m = fn.parent;
+  if (m?.type !== AST_NODE_TYPES.MethodDefinition || m.kind !== 'constructor') return null;
+  const c = m.parent?.parent;
+  return c && (c.type === AST_NODE_TYPES.ClassDeclaration || c.type === AST_NODE_TYPES.ClassExpression) ? c : null;
+}
+
+/** `new Cls(…)` in this module: the call sites of a named class's constructor. */
+function constructions(facts: ModuleFacts, cls: ClassNode): TSESTree.NewExpression[] {
+  const name = cls.id?.name;
+  if (!name) return [];
+  const out: TSESTree.NewExpression[] = [];
+  for (const c of facts.allCalls) {
+    if (c.type !== AST_NODE_TYPES.NewExpression || calleeName(c.callee) !== name) continue;
+    if (resolveValues(facts, c.callee).some((v) => v.kind === 'class' && v.node === cls)) out.push(c);
+  }
+  return out;
+}
+
 export function classMember(facts: ModuleFacts, cls: ClassNode, name: string, isStatic: boolean, seen: Set<Node>, depth: number): Value[] {
+  if (!isStatic) {
+    // `constructor(private store: Store)`: the field holds what each `new Cls(…)` passes there.
+    for (const el of cls.body.body) {
+      if (el.type !== AST_NODE_TYPES.MethodDefinition || el.kind !== 'constructor' || el.value.type !== AST_NODE_TYPES.FunctionExpression) continue;
+      const index = el.value.params.findIndex((p) => p.type === AST_NODE_TYPES.TSParameterProperty && paramName(p) === name);
+      if (index < 0) continue;
+      const out: Value[] = [];
+      for (const site of constructions(facts, cls)) {
+        const arg = site.arguments[index];
+        if (arg && arg.type !== AST_NODE_TYPES.SpreadElement) append(out, resolveValues(facts, arg, seen, depth + 1));
+      }
+      return out;
+    }
+  }
   for (const el of cls.body.body) {
     if (el.type !== AST_NODE_TYPES.MethodDefinition && el.type !== AST_NODE_TYPES.PropertyDefinition) continue;
     if (el.static !== isStatic || propertyKeyName(el) !== name) continue;

@@ -309,27 +309,23 @@ export class ServerModel {
   private readonly inputs = new Map<string, Map<number, InputParam[]>>();
 
   private addInput(u: Unit, fn: FunctionNode, p: InputParam): boolean {
-    let perFn = this.inputs.get(u.fileName);
-    if (!perFn) {
-      perFn = new Map();
-      this.inputs.set(u.fileName, perFn);
-    }
-    const list = perFn.get(fn.range[0]) ?? [];
-    if (list.some((x) => x.index === p.index && x.key === p.key)) return false;
-    perFn.set(fn.range[0], [...list, p]);
-    u.version++;
-    return true;
+    return this.addPerFunction(this.inputs, u, fn, p, (x) => x.index === p.index && x.key === p.key);
   }
 
   private addParam(u: Unit, fn: FunctionNode, p: LongLivedParam): boolean {
-    let perFn = this.params.get(u.fileName);
+    return this.addPerFunction(this.params, u, fn, p, (x) => x.index === p.index);
+  }
+
+  /** Add a fact about a function of module \`u\` (by file and function start) unless \`same\` finds it there already. */
+  private addPerFunction<T>(store: Map<string, Map<number, T[]>>, u: Unit, fn: FunctionNode, fact: T, same: (x: T) => boolean): boolean {
+    let perFn = store.get(u.fileName);
     if (!perFn) {
       perFn = new Map();
-      this.params.set(u.fileName, perFn);
+      store.set(u.fileName, perFn);
     }
     const list = perFn.get(fn.range[0]) ?? [];
-    if (list.some((x) => x.index === p.index)) return false;
-    perFn.set(fn.range[0], [...list, p]);
+    if (list.some(same)) return false;
+    perFn.set(fn.range[0], [...list, fact]);
     u.version++;
     return true;
   }
@@ -378,22 +374,23 @@ export class ServerModel {
     return null;
   }
 
+  /** The module an import comes from, what it exports under the imported name (\`* as ns\`: the path's first step), and the rest of the path. */
+  private exportOf(from: string, source: string, imported: string, memberPath: string[]): { u: Unit; exported: ReturnType<ServerModel['exportValues']>; rest: string[] } | null {
+    const target = this.resolveModule(from, source);
+    const u = target ? this.unit(target) : null;
+    if (!u) return null;
+    if (imported !== '*') return { u, exported: this.exportValues(u, imported), rest: memberPath };
+    if (memberPath.length === 0) return null;
+    return { u, exported: this.exportValues(u, memberPath[0]), rest: memberPath.slice(1) };
+  }
+
   /** The functions an import (with a member path) stands for in the module it comes from. */
   private resolveImport(from: Unit | string, source: string, imported: string, memberPath: string[], depth = 0): { unit: Unit; fn: FunctionNode }[] {
     if (depth > 8) return [];
-    const target = this.resolveModule(typeof from === 'string' ? from : from.fileName, source);
-    if (!target) return [];
-    const u = this.unit(target);
-    if (!u) return [];
-    let name = imported;
-    let rest = memberPath;
-    if (name === '*') {
-      if (rest.length === 0) return [];
-      name = rest[0];
-      rest = rest.slice(1);
-    }
+    const found = this.exportOf(typeof from === 'string' ? from : from.fileName, source, imported, memberPath);
+    if (!found) return [];
+    const { u, exported, rest } = found;
     const out: { unit: Unit; fn: FunctionNode }[] = [];
-    const exported = this.exportValues(u, name);
     for (const f of exported.forwards) append(out, this.resolveImport(u, f.source, f.name, rest, depth + 1));
     for (const v of exported.values) {
       for (const fv of applyPath(u.facts, [v], rest, (cls) => this.markLongLived(u, cls))) {
@@ -421,18 +418,10 @@ export class ServerModel {
    */
   private importedMapEntries(from: Unit, source: string, imported: string, memberPath: string[], depth = 0): { unit: Unit; fn: FunctionNode; key: string }[] {
     if (depth > 4) return [];
-    const target = this.resolveModule(from.fileName, source);
-    const u = target ? this.unit(target) : null;
-    if (!u) return [];
-    let name = imported;
-    let rest = memberPath;
-    if (name === '*') {
-      if (rest.length === 0) return [];
-      name = rest[0];
-      rest = rest.slice(1);
-    }
+    const found = this.exportOf(from.fileName, source, imported, memberPath);
+    if (!found) return [];
+    const { u, exported, rest } = found;
     const out: { unit: Unit; fn: FunctionNode; key: string }[] = [];
-    const exported = this.exportValues(u, name);
     for (const f of exported.forwards) append(out, this.importedMapEntries(u, f.source, f.name, rest, depth + 1));
     const seen = new Set<Node>();
     const visit = (values: Value[], level: number): void => {

@@ -9,23 +9,22 @@ import os from 'node:os';
 const server = new McpServer({ name: 't', version: '1' });
 `;
 
-ruleTester.run('no-fixed-path-io', rule, {
-  valid: [
-    // Handler objects in a Map dispatched by tool name, each file under the caller's workspace (the invalid twin below).
-    `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+/** A server whose tools are handler objects kept in a Map, both touching `target`. */
+function queueServer(target: string): string {
+  return `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 const PENDING = path.join(process.cwd(), 'pending.txt');
 class Enqueue {
   async handle(args: { url: string; workspace: string }) {
-    await fs.appendFile(path.join(args.workspace, 'pending.txt'), args.url);
+    await fs.appendFile(${target}, args.url);
     return { content: [] };
   }
 }
 class Show {
   async handle(args: { workspace: string }) {
-    return { content: [{ type: 'text', text: await fs.readFile(path.join(args.workspace, 'pending.txt'), 'utf8') }] };
+    return { content: [{ type: 'text', text: await fs.readFile(${target}, 'utf8') }] };
   }
 }
 const server = new Server({ name: 'q', version: '1' }, { capabilities: { tools: {} } });
@@ -36,7 +35,13 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
   const h = handlers.get(request.params.name);
   if (!h) throw new Error('unknown tool');
   return h.handle(request.params.arguments);
-});`,
+});`;
+}
+
+ruleTester.run('no-fixed-path-io', rule, {
+  valid: [
+    // Handler objects in a Map dispatched by tool name, each file under the caller's workspace (the invalid twin below).
+    queueServer("path.join(args.workspace, 'pending.txt')"),
     // A constant file name joined under the caller's workspace.
     `${header}import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -150,31 +155,7 @@ server.tool('t', {}, async () => { await writeFile(outputPathFor('x'), ''); retu
     // Handler objects kept in a Map and dispatched by \`handlers.get(request.params.name).handle(args)\`: each method
     // serves the tool of its key, and both use one queue file.
     {
-      code: `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import fs from 'node:fs/promises';
-import path from 'node:path';
-const PENDING = path.join(process.cwd(), 'pending.txt');
-class Enqueue {
-  async handle(args: { url: string; workspace: string }) {
-    await fs.appendFile(PENDING, args.url);
-    return { content: [] };
-  }
-}
-class Show {
-  async handle(args: { workspace: string }) {
-    return { content: [{ type: 'text', text: await fs.readFile(PENDING, 'utf8') }] };
-  }
-}
-const server = new Server({ name: 'q', version: '1' }, { capabilities: { tools: {} } });
-const handlers = new Map<string, { handle(a: any): Promise<unknown> }>();
-handlers.set('enqueue', new Enqueue());
-handlers.set('show_queue', new Show());
-server.setRequestHandler(CallToolRequestSchema, async (request) => {
-  const h = handlers.get(request.params.name);
-  if (!h) throw new Error('unknown tool');
-  return h.handle(request.params.arguments);
-});`,
+      code: queueServer('PENDING'),
       errors: [
         { messageId: 'fixedWrite', line: 8, column: 25 },
         { messageId: 'fixedReadBack', line: 14, column: 64 },
