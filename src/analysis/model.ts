@@ -1,6 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, classOfMethod, isFunction, isInside, memberName, memberPath, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
 import { Budget } from './budget.js';
+import { cachedFor } from './cache.js';
 import { Discovery, PER_CONNECTION_FACTORIES, type HandlerKind, type Registration } from './discovery.js';
 import { routedLabel } from './dispatch.js';
 import { isRelativeSource, type ModuleFacts } from './module.js';
@@ -649,6 +650,41 @@ function computedGet(n: Node): string | null {
   return memberPath(callee.object)?.join('.') ?? null;
 }
 
+const mapEntryCache = new WeakMap<ModuleFacts, Map<string, [string | null, Node][]>>();
+
+/**
+ * Every literal-keyed entry a module puts in a Map, by the Map's path (\`handlers\`, \`this.tools\`): its \`set(key, value)\`
+ * calls and the pairs of \`const m = new Map([[key, value], …])\`. One pass over the module's calls, kept per module.
+ */
+function mapEntries(facts: ModuleFacts): Map<string, [string | null, Node][]> {
+  return cachedFor(mapEntryCache, facts, () => {
+    const out = new Map<string, [string | null, Node][]>();
+    const put = (map: string, key: string | null, value: Node) => {
+      const list = out.get(map);
+      if (list) list.push([key, value]);
+      else out.set(map, [[key, value]]);
+    };
+    for (const c of facts.allCalls) {
+      if (c.type === AST_NODE_TYPES.NewExpression) {
+        const decl = c.parent;
+        if (calleeName(c.callee) !== 'Map' || decl?.type !== AST_NODE_TYPES.VariableDeclarator || decl.id.type !== AST_NODE_TYPES.Identifier) continue;
+        const list = c.arguments[0] ? unwrap(c.arguments[0]) : null;
+        if (list?.type !== AST_NODE_TYPES.ArrayExpression) continue;
+        for (const e of list.elements) {
+          const pair = e ? unwrap(e) : null;
+          if (pair?.type === AST_NODE_TYPES.ArrayExpression && pair.elements.length === 2 && pair.elements[0] && pair.elements[1]) put(decl.id.name, staticString(pair.elements[0]), pair.elements[1]);
+        }
+        continue;
+      }
+      const set = unwrap(c.callee);
+      if (set.type !== AST_NODE_TYPES.MemberExpression || memberName(set) !== 'set' || c.arguments.length !== 2) continue;
+      const map = memberPath(set.object)?.join('.');
+      if (map !== undefined && c.arguments[1].type !== AST_NODE_TYPES.SpreadElement) put(map, staticString(c.arguments[0]), c.arguments[1]);
+    }
+    return out;
+  });
+}
+
 /**
  * A dispatcher over a Map of handlers: `handlers.get(request.params.name)(args)`, or of handler objects,
  * `const h = this.handlers.get(name); h.handle(args)`. The entries are the Map's literal-keyed `set(…)` calls in this
@@ -684,24 +720,7 @@ function mapGetDispatchTargets(facts: ModuleFacts, call: TSESTree.CallExpression
       for (const f of found) if (f.kind === 'function') out.push([f.node, key]);
     }
   };
-  for (const c of facts.allCalls) {
-    if (c.type === AST_NODE_TYPES.NewExpression) {
-      // `const handlers = new Map([['enqueue', new Enqueue()], …])`
-      const decl = c.parent;
-      if (calleeName(c.callee) !== 'Map' || decl?.type !== AST_NODE_TYPES.VariableDeclarator || decl.id.type !== AST_NODE_TYPES.Identifier || decl.id.name !== map) continue;
-      const list = c.arguments[0] ? unwrap(c.arguments[0]) : null;
-      if (list?.type !== AST_NODE_TYPES.ArrayExpression) continue;
-      for (const e of list.elements) {
-        const pair = e ? unwrap(e) : null;
-        if (pair?.type === AST_NODE_TYPES.ArrayExpression && pair.elements.length === 2 && pair.elements[0] && pair.elements[1]) add(staticString(pair.elements[0]), pair.elements[1]);
-      }
-      continue;
-    }
-    const set = unwrap(c.callee);
-    if (set.type !== AST_NODE_TYPES.MemberExpression || memberName(set) !== 'set' || c.arguments.length !== 2) continue;
-    if (memberPath(set.object)?.join('.') !== map) continue;
-    add(staticString(c.arguments[0]), c.arguments[1]);
-  }
+  for (const [key, value] of mapEntries(facts).get(map) ?? []) add(key, value);
   return out;
 }
 

@@ -1,6 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { append, calleeName, destructuredKeyOf, isFunction, memberName, propertyKeyName, unwrap, type FunctionNode, type Node } from './ast.js';
 import type { ModuleFacts, Variable } from './module.js';
+import { cachedFor } from './cache.js';
 
 export type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
 
@@ -614,16 +615,25 @@ function constructorClass(fn: FunctionNode): ClassNode | null {
   return c && (c.type === AST_NODE_TYPES.ClassDeclaration || c.type === AST_NODE_TYPES.ClassExpression) ? c : null;
 }
 
-/** `new Cls(…)` in this module: the call sites of a named class's constructor. */
+const constructionCache = new WeakMap<ModuleFacts, Map<string, TSESTree.NewExpression[]>>();
+
+/** `new Cls(…)` in this module: the call sites of a named class's constructor (indexed by name once per module). */
 function constructions(facts: ModuleFacts, cls: ClassNode): TSESTree.NewExpression[] {
   const name = cls.id?.name;
   if (!name) return [];
-  const out: TSESTree.NewExpression[] = [];
-  for (const c of facts.allCalls) {
-    if (c.type !== AST_NODE_TYPES.NewExpression || calleeName(c.callee) !== name) continue;
-    if (resolveValues(facts, c.callee).some((v) => v.kind === 'class' && v.node === cls)) out.push(c);
-  }
-  return out;
+  const byName = cachedFor(constructionCache, facts, () => {
+    const m = new Map<string, TSESTree.NewExpression[]>();
+    for (const c of facts.allCalls) {
+      if (c.type !== AST_NODE_TYPES.NewExpression) continue;
+      const n = calleeName(c.callee);
+      if (n === null) continue;
+      const list = m.get(n);
+      if (list) list.push(c);
+      else m.set(n, [c]);
+    }
+    return m;
+  });
+  return (byName.get(name) ?? []).filter((c) => resolveValues(facts, c.callee).some((v) => v.kind === 'class' && v.node === cls));
 }
 
 export function classMember(facts: ModuleFacts, cls: ClassNode, name: string, isStatic: boolean, seen: Set<Node>, depth: number): Value[] {
