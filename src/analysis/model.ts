@@ -5,7 +5,7 @@ import { cachedFor } from './cache.js';
 import { Discovery, PER_CONNECTION_FACTORIES, type HandlerKind, type Registration } from './discovery.js';
 import { routedLabel } from './dispatch.js';
 import { isRelativeSource, type ModuleFacts } from './module.js';
-import { callSitesOf, classMember, inStaticMethodOf, propertyOf, resolveValues, type ClassNode, type Value } from './resolve.js';
+import { callSitesOf, classMember, enclosingClass, inStaticMethodOf, propertyOf, resolveValues, type ClassNode, type Value } from './resolve.js';
 import type { McpSettings } from './settings.js';
 import { collectStateAccesses, methodFieldEffects, parameterMutated, seesOnlyOwnWrite, type FieldEffect, type StateAccess } from './state.js';
 import { ValueOrigins } from './values.js';
@@ -416,6 +416,7 @@ export class ModuleModel {
       ...this.crossRoots.map(([fn, r]): [FunctionNode, HandlerRef] => [fn, { registration: r, routedName: null }]),
     ];
     const facts = this.facts;
+    const getters = getterReads(facts);
     for (let head = 0; head < queue.length; head++) {
       const [fn, ref] = queue[head];
       facts.budget.tick('reach');
@@ -423,6 +424,11 @@ export class ModuleModel {
       this.reached.set(fn, ref);
       const edges: ReachEdge[] = [];
       this.edges.set(fn, edges);
+      // `this.cache` where the class has `get cache() { … }`: reading it runs the accessor.
+      for (const target of getters.get(fn) ?? []) {
+        edges.push({ target, label: null, mapKey: null });
+        queue.push([target, ref]);
+      }
       for (const child of facts.childFunctions.get(fn) ?? []) {
         if (isBrowserSide(child)) continue;
         edges.push({ target: child, label: null, mapKey: null });
@@ -648,6 +654,24 @@ function computedGet(n: Node): string | null {
   const callee = unwrap(c.callee);
   if (callee.type !== AST_NODE_TYPES.MemberExpression || memberName(callee) !== 'get') return null;
   return memberPath(callee.object)?.join('.') ?? null;
+}
+
+/** For each function, the accessors of its own class that it runs by reading \`this.x\` (\`get x() { … }\`). */
+function getterReads(facts: ModuleFacts): Map<FunctionNode | null, FunctionNode[]> {
+  const out = new Map<FunctionNode | null, FunctionNode[]>();
+  for (const m of facts.thisMembers) {
+    const name = memberName(m);
+    const cls = name !== null ? enclosingClass(m) : null;
+    if (!cls) continue;
+    const getter = cls.body.body.find((el): el is TSESTree.MethodDefinition => el.type === AST_NODE_TYPES.MethodDefinition && el.kind === 'get' && !el.static && propertyKeyName(el) === name);
+    if (!getter || getter.value.type !== AST_NODE_TYPES.FunctionExpression) continue;
+    const owner = facts.ownerOf(m);
+    if (owner === getter.value) continue;
+    const list = out.get(owner);
+    if (!list) out.set(owner, [getter.value]);
+    else if (!list.includes(getter.value)) list.push(getter.value);
+  }
+  return out;
 }
 
 const mapEntryCache = new WeakMap<ModuleFacts, Map<string, [string | null, Node][]>>();

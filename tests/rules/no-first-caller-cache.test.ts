@@ -9,6 +9,23 @@ declare function connect(opts: unknown): Promise<any>;
 
 ruleTester.run('no-first-caller-cache', rule, {
   valid: [
+    // A lazy accessor read only at start-up: the fill happens before any call.
+    {
+      code: `${header}class Agent {
+  token = '';
+  _client: any;
+  get client() {
+    if (!this._client) this._client = connect({ token: this.token });
+    return this._client;
+  }
+  start() {
+    const ready = this.client;
+    console.error('connecting', ready);
+    server.tool('query', {}, async () => ({ content: [{ type: 'text', text: 'ok' }] }));
+  }
+}`,
+      options: [{ reportConfigOnly: true }],
+    },
     // A once-flag under its own absence test keeps nothing a call made (a reset of a cache, \`session = undefined\`,
     // is still reported with its fill: it often ends the shared value because of one caller's input).
     {
@@ -38,6 +55,22 @@ await init();
 server.tool('q', {}, async () => ({ content: [] }));`,
   ],
   invalid: [
+    // The same accessor read by handler code (\`this.client\` runs \`get client()\`): the first call fills it.
+    {
+      code: `${header}class Agent {
+  token = '';
+  _client: any;
+  get client() {
+    if (!this._client) this._client = connect({ token: this.token });
+    return this._client;
+  }
+  start() {
+    server.tool('query', {}, async () => ({ content: [{ type: 'text', text: await this.client.search('q') }] }));
+  }
+}`,
+      options: [{ reportConfigOnly: true }],
+      errors: [{ messageId: 'firstCall', line: 8, column: 24 }],
+    },
     {
       code: `${header}let backend: Promise<any> | undefined;
 server.tool('run', {}, async () => {
