@@ -7,11 +7,10 @@ const server = new McpServer({ name: 't', version: '1' });
 declare function connect(opts: unknown): Promise<any>;
 `;
 
-ruleTester.run('no-first-caller-cache', rule, {
-  valid: [
-    // A lazy accessor read only at start-up: the fill happens before any call.
-    {
-      code: `${header}class Agent {
+
+/** A long-lived agent whose client is filled lazily in an accessor; \`body\` is its start-up method. */
+function accessorServer(body: string): string {
+  return `${header}class Agent {
   token = '';
   _client: any;
   get client() {
@@ -19,11 +18,18 @@ ruleTester.run('no-first-caller-cache', rule, {
     return this._client;
   }
   start() {
-    const ready = this.client;
-    console.error('connecting', ready);
-    server.tool('query', {}, async () => ({ content: [{ type: 'text', text: 'ok' }] }));
+${body}
   }
-}`,
+}`;
+}
+
+ruleTester.run('no-first-caller-cache', rule, {
+  valid: [
+    // A lazy accessor read only at start-up: the fill happens before any call.
+    {
+      code: accessorServer(`    const ready = this.client;
+    console.error('connecting', ready);
+    server.tool('query', {}, async () => ({ content: [{ type: 'text', text: 'ok' }] }));`),
       options: [{ reportConfigOnly: true }],
     },
     // A once-flag under its own absence test keeps nothing a call made (a reset of a cache, \`session = undefined\`,
@@ -57,17 +63,7 @@ server.tool('q', {}, async () => ({ content: [] }));`,
   invalid: [
     // The same accessor read by handler code (\`this.client\` runs \`get client()\`): the first call fills it.
     {
-      code: `${header}class Agent {
-  token = '';
-  _client: any;
-  get client() {
-    if (!this._client) this._client = connect({ token: this.token });
-    return this._client;
-  }
-  start() {
-    server.tool('query', {}, async () => ({ content: [{ type: 'text', text: await this.client.search('q') }] }));
-  }
-}`,
+      code: accessorServer(`    server.tool('query', {}, async () => ({ content: [{ type: 'text', text: await this.client.search('q') }] }));`),
       options: [{ reportConfigOnly: true }],
       errors: [{ messageId: 'firstCall', line: 8, column: 24 }],
     },

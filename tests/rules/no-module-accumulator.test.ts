@@ -7,10 +7,10 @@ const header = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.
 const server = new McpServer({ name: 't', version: '1' });
 `;
 
-ruleTester.run('no-module-accumulator', rule, {
-  valid: [
-    // A store handed to the constructor of a handler object made for this call: it dies with the call.
-    `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+
+/** A store injected into a handler object's constructor; \`make\` is start-up code, \`handle\` the handler's line. */
+function storeServer(make: string, handle: string): string {
+  return `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 class Store {
   private indexed: string[] = [];
@@ -21,12 +21,18 @@ class Handlers {
   constructor(private store: Store) {}
   index(p: string) { this.store.add(p); return this.store.count(); }
 }
-const server = new Server({ name: 'idx', version: '1' }, { capabilities: { tools: {} } });
+${make}const server = new Server({ name: 'idx', version: '1' }, { capabilities: { tools: {} } });
 server.setRequestHandler(CallToolRequestSchema, async (req) => {
   const { path } = req.params.arguments as { path: string };
-  const n = new Handlers(new Store()).index(path);
+  ${handle}
   return { content: [{ type: 'text', text: String(n) }] };
-});`,
+});`;
+}
+
+ruleTester.run('no-module-accumulator', rule, {
+  valid: [
+    // A store handed to the constructor of a handler object made for this call: it dies with the call.
+    storeServer('', 'const n = new Handlers(new Store()).index(path);'),
     // A start-up log buffer that the session hook only drains: what it holds was put there by no caller.
     `${header}const startup: string[] = [];
 function note(m: string) { startup.push(m); }
@@ -109,24 +115,7 @@ export function add(n: number) { items.push(n); }`,
     // The same store handed to a handler object made once at start-up (\`constructor(private store: Store)\`): every
     // caller's path lands in one list.
     {
-      code: `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-class Store {
-  private indexed: string[] = [];
-  add(p: string) { this.indexed.push(p); }
-  count() { return this.indexed.length; }
-}
-class Handlers {
-  constructor(private store: Store) {}
-  index(p: string) { this.store.add(p); return this.store.count(); }
-}
-const handlers = new Handlers(new Store());
-const server = new Server({ name: 'idx', version: '1' }, { capabilities: { tools: {} } });
-server.setRequestHandler(CallToolRequestSchema, async (req) => {
-  const { path } = req.params.arguments as { path: string };
-  const n = handlers.index(path);
-  return { content: [{ type: 'text', text: String(n) }] };
-});`,
+      code: storeServer('const handlers = new Handlers(new Store());\n', 'const n = handlers.index(path);'),
       errors: [{ messageId: 'accumulator', line: 5, column: 20 }],
     },
     // The drain's look-alike: a queue that one tool fills and another drains carries a caller's job to another caller.
