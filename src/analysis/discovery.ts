@@ -322,8 +322,8 @@ export class Discovery {
   private oneSession: boolean | undefined;
 
   /**
-   * Whether this module can only ever serve one session: it connects over stdio (the SDK's \`StdioServerTransport\`,
-   * fastmcp's \`transportType: 'stdio'\`) and names no HTTP transport. A session hook there runs once per process, like
+   * Whether this module can only ever serve one session: it connects over stdio (the SDK's `StdioServerTransport`,
+   * fastmcp's `transportType: 'stdio'`) and names no HTTP transport. A session hook there runs once per process, like
    * start-up code, and what it writes is the one connection's, not one caller's.
    */
   private servesOneSessionOnly(): boolean {
@@ -343,7 +343,7 @@ export class Discovery {
     return (this.oneSession = stdio && !http);
   }
 
-  /** Inside the function handed to \`serveStdio(…)\`, which builds the one server of a stdio process. */
+  /** Inside the function handed to `serveStdio(…)`, which builds the one server of a stdio process. */
   private insideStdioFactory(node: Node): boolean {
     for (let f = this.facts.ownerOf(node); f; f = this.facts.ownerOf(f)) {
       const p = f.parent;
@@ -352,7 +352,7 @@ export class Discovery {
     return false;
   }
 
-  /** \`server.server.oninitialized = async () => …\`: the SDK's hook for \`notifications/initialized\`, once per session. */
+  /** `server.server.oninitialized = async () => …`: the SDK's hook for `notifications/initialized`, once per session. */
   private findInitializedHooks(): void {
     for (const a of this.facts.assignments) {
       if (a.operator !== '=' || a.left.type !== AST_NODE_TYPES.MemberExpression || memberName(a.left) !== 'oninitialized') continue;

@@ -5,7 +5,7 @@ import { cachedFor } from './cache.js';
 import { Discovery, PER_CONNECTION_FACTORIES, type HandlerKind, type Registration } from './discovery.js';
 import { routedLabel } from './dispatch.js';
 import { isRelativeSource, type ModuleFacts } from './module.js';
-import { callSitesOf, classMember, enclosingClass, inStaticMethodOf, propertyOf, resolveValues, type ClassNode, type Value } from './resolve.js';
+import { callSitesOf, classMember, constructionsOf, enclosingClass, inStaticMethodOf, propertyOf, resolveValues, type ClassNode, type Value } from './resolve.js';
 import type { McpSettings } from './settings.js';
 import { collectStateAccesses, methodFieldEffects, parameterMutated, seesOnlyOwnWrite, type FieldEffect, type StateAccess } from './state.js';
 import { ValueOrigins } from './values.js';
@@ -69,7 +69,7 @@ export interface ModuleLinks {
 /** A parameter that receives, from a call in another module's handler code, a tool argument as the caller got it. */
 export interface InputParam {
   index: number;
-  /** The property of an object argument that carries it (\`f({ workspacePath })\` into \`function f({ workspacePath })\`), or null for the whole argument. */
+  /** The property of an object argument that carries it (`f({ workspacePath })` into `function f({ workspacePath })`), or null for the whole argument. */
   key: string | null;
   /** The argument is the caller's scope argument (`workspace`, a run id). */
   scope: boolean;
@@ -115,7 +115,6 @@ export class ModuleModel {
   private stateAccessList: StateAccess[] | null = null;
   private byBinding: Map<string, StateAccess[]> | null = null;
   private readonly classLife = new Map<ClassNode, 'module' | 'instance' | null>();
-  private newByClass: Map<ClassNode, TSESTree.NewExpression[]> | null = null;
 
   constructor(facts: ModuleFacts, links: ModuleLinks = NO_LINKS, discovery?: Discovery) {
     // Facts outlive one program (the server model caches them per source file): each model gets its own budget.
@@ -135,7 +134,7 @@ export class ModuleModel {
     return r && r[1].inputParam !== null ? r[1] : undefined;
   }
 
-  /** The tool argument another module's handler code hands parameter \`index\` of \`fn\` (whole-server analysis). */
+  /** The tool argument another module's handler code hands parameter `index` of `fn` (whole-server analysis). */
   inputParam(fn: FunctionNode, index: number, key: string | null = null): InputParam | undefined {
     if (!this.reached.has(fn)) return undefined;
     return this.links.inputParams(fn.range[0]).find((p) => p.index === index && p.key === key);
@@ -340,7 +339,7 @@ export class ModuleModel {
     } else {
       let createdOutside = false;
       let createdInside = false;
-      for (const call of this.newExpressionsOf(cls)) {
+      for (const call of constructionsOf(this.facts, cls)) {
         if (inStaticMethodOf(call, cls)) createdOutside = true; // static getInstance(): one per process
         else if (this.isHandlerCode(call)) createdInside = true;
         else createdOutside = true;
@@ -391,23 +390,6 @@ export class ModuleModel {
     }
     this.perConnectionMemo.set(fn, result);
     return result;
-  }
-
-  /** The `new C(…)` expressions of this module, by the class they create (indexed once). */
-  private newExpressionsOf(cls: ClassNode): readonly TSESTree.NewExpression[] {
-    if (!this.newByClass) {
-      this.newByClass = new Map();
-      for (const call of this.facts.allCalls) {
-        if (call.type !== AST_NODE_TYPES.NewExpression) continue;
-        for (const v of resolveValues(this.facts, call.callee)) {
-          if (v.kind !== 'class') continue;
-          const list = this.newByClass.get(v.node);
-          if (list) list.push(call);
-          else this.newByClass.set(v.node, [call]);
-        }
-      }
-    }
-    return this.newByClass.get(cls) ?? [];
   }
 
   private computeReach(): void {
@@ -611,17 +593,23 @@ function isBrowserSide(fn: FunctionNode): boolean {
 /** The functions of a name→function map called through a computed key, with the key each is stored under. */
 type ImportValue = Extract<Value, { kind: 'import' }>;
 
+/** What a variable is declared with (`const handler = handlers[name]`), unwrapped; null for parameters and the like. */
+function declaredInit(facts: ModuleFacts, id: TSESTree.Identifier): Node | null {
+  const def = facts.variableOf(id)?.defs[0];
+  const init = def?.type === 'Variable' ? (def.node as TSESTree.VariableDeclarator).init : null;
+  return init ? unwrap(init) : null;
+}
+
 /**
- * The functions of the map a dispatcher indexes by a computed key (\`handlers[request.params.name](args)\`), each with
- * its key; \`imports\` receives the maps (or spread parts of one) that come from other modules.
+ * The functions of the map a dispatcher indexes by a computed key (`handlers[request.params.name](args)`), each with
+ * its key; `imports` receives the maps (or spread parts of one) that come from other modules.
  */
 function mapDispatchTargets(facts: ModuleFacts, callee: Node, imports: ImportValue[] = []): [FunctionNode, string][] {
   let c = unwrap(callee);
   if (c.type === AST_NODE_TYPES.Identifier) {
-    const def = facts.variableOf(c)?.defs[0];
-    const init = def?.type === 'Variable' ? (def.node as TSESTree.VariableDeclarator).init : null;
+    const init = declaredInit(facts, c);
     if (!init) return [];
-    c = unwrap(init);
+    c = init;
   }
   if (c.type !== AST_NODE_TYPES.MemberExpression || !c.computed || staticString(c.property) !== null) return [];
   const out: [FunctionNode, string][] = [];
@@ -656,7 +644,7 @@ function computedGet(n: Node): string | null {
   return memberPath(callee.object)?.join('.') ?? null;
 }
 
-/** For each function, the accessors of its own class that it runs by reading \`this.x\` (\`get x() { … }\`). */
+/** For each function, the accessors of its own class that it runs by reading `this.x` (`get x() { … }`). */
 function getterReads(facts: ModuleFacts): Map<FunctionNode | null, FunctionNode[]> {
   const out = new Map<FunctionNode | null, FunctionNode[]>();
   for (const m of facts.thisMembers) {
@@ -677,8 +665,8 @@ function getterReads(facts: ModuleFacts): Map<FunctionNode | null, FunctionNode[
 const mapEntryCache = new WeakMap<ModuleFacts, Map<string, [string | null, Node][]>>();
 
 /**
- * Every literal-keyed entry a module puts in a Map, by the Map's path (\`handlers\`, \`this.tools\`): its \`set(key, value)\`
- * calls and the pairs of \`const m = new Map([[key, value], …])\`. One pass over the module's calls, kept per module.
+ * Every literal-keyed entry a module puts in a Map, by the Map's path (`handlers`, `this.tools`): its `set(key, value)`
+ * calls and the pairs of `const m = new Map([[key, value], …])`. One pass over the module's calls, kept per module.
  */
 function mapEntries(facts: ModuleFacts): Map<string, [string | null, Node][]> {
   return cachedFor(mapEntryCache, facts, () => {
@@ -723,10 +711,9 @@ function mapGetDispatchTargets(facts: ModuleFacts, call: TSESTree.CallExpression
     callee = unwrap(callee.object);
   }
   if (callee.type === AST_NODE_TYPES.Identifier) {
-    const def = facts.variableOf(callee)?.defs;
-    const init = def?.length === 1 && def[0].type === 'Variable' ? (def[0].node as TSESTree.VariableDeclarator).init : null;
+    const init = declaredInit(facts, callee);
     if (!init) return [];
-    callee = unwrap(init);
+    callee = init;
   }
   const map = computedGet(callee);
   if (map === null) return [];

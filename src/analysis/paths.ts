@@ -42,7 +42,7 @@ export interface Trace {
   unsound: { node: Node; reason: string } | null;
   /** Where MCP session identity enters the path (`extra.sessionId`), when it does. */
   sessionAt?: Node | null;
-  /** The handler of another module whose call handed \`rawInput\` in (\`tool 'read'\`), with whole-server analysis. */
+  /** The handler of another module whose call handed `rawInput` in (`tool 'read'`), with whole-server analysis. */
   handedBy?: string;
 }
 

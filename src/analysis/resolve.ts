@@ -1,7 +1,6 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { append, calleeName, destructuredKeyOf, isFunction, memberName, propertyKeyName, unwrap, type FunctionNode, type Node } from './ast.js';
+import { append, destructuredKeyOf, isFunction, memberName, propertyKeyName, unwrap, type FunctionNode, type Node } from './ast.js';
 import type { ModuleFacts, Variable } from './module.js';
-import { cachedFor } from './cache.js';
 
 export type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
 
@@ -459,7 +458,7 @@ function parameterValues(facts: ModuleFacts, fn: FunctionNode, v: Variable, seen
   if (index < 0) return [];
   const out: Value[] = [];
   const cls = constructorClass(fn);
-  for (const site of cls ? constructions(facts, cls) : callSitesOf(facts, fn)) {
+  for (const site of cls ? constructionsOf(facts, cls) : callSitesOf(facts, fn)) {
     const arg = site.arguments[index];
     if (arg && arg.type !== AST_NODE_TYPES.SpreadElement) append(out, resolveValues(facts, arg, seen, depth + 1));
   }
@@ -615,25 +614,35 @@ function constructorClass(fn: FunctionNode): ClassNode | null {
   return c && (c.type === AST_NODE_TYPES.ClassDeclaration || c.type === AST_NODE_TYPES.ClassExpression) ? c : null;
 }
 
-const constructionCache = new WeakMap<ModuleFacts, Map<string, TSESTree.NewExpression[]>>();
+const constructionIndex = new WeakMap<ModuleFacts, Map<ClassNode, TSESTree.NewExpression[]> | 'building'>();
 
-/** `new Cls(…)` in this module: the call sites of a named class's constructor (indexed by name once per module). */
-function constructions(facts: ModuleFacts, cls: ClassNode): TSESTree.NewExpression[] {
-  const name = cls.id?.name;
-  if (!name) return [];
-  const byName = cachedFor(constructionCache, facts, () => {
-    const m = new Map<string, TSESTree.NewExpression[]>();
-    for (const c of facts.allCalls) {
-      if (c.type !== AST_NODE_TYPES.NewExpression) continue;
-      const n = calleeName(c.callee);
-      if (n === null) continue;
-      const list = m.get(n);
-      if (list) list.push(c);
-      else m.set(n, [c]);
+/**
+ * The `new C(…)` expressions of this module that create `cls` (aliases included), indexed once per module. A question
+ * asked while the index is being built (a callee that resolves through a constructor parameter) gets nothing: a miss,
+ * never a guess.
+ */
+export function constructionsOf(facts: ModuleFacts, cls: ClassNode): readonly TSESTree.NewExpression[] {
+  const known = constructionIndex.get(facts);
+  if (known === 'building') return [];
+  if (known) return known.get(cls) ?? [];
+  constructionIndex.set(facts, 'building');
+  const index = new Map<ClassNode, TSESTree.NewExpression[]>();
+  try {
+    for (const call of facts.allCalls) {
+      if (call.type !== AST_NODE_TYPES.NewExpression) continue;
+      for (const v of resolveValues(facts, call.callee)) {
+        if (v.kind !== 'class') continue;
+        const list = index.get(v.node);
+        if (list) list.push(call);
+        else index.set(v.node, [call]);
+      }
     }
-    return m;
-  });
-  return (byName.get(name) ?? []).filter((c) => resolveValues(facts, c.callee).some((v) => v.kind === 'class' && v.node === cls));
+  } catch (e) {
+    constructionIndex.delete(facts);
+    throw e;
+  }
+  constructionIndex.set(facts, index);
+  return index.get(cls) ?? [];
 }
 
 export function classMember(facts: ModuleFacts, cls: ClassNode, name: string, isStatic: boolean, seen: Set<Node>, depth: number): Value[] {
@@ -644,7 +653,7 @@ export function classMember(facts: ModuleFacts, cls: ClassNode, name: string, is
       const index = el.value.params.findIndex((p) => p.type === AST_NODE_TYPES.TSParameterProperty && paramName(p) === name);
       if (index < 0) continue;
       const out: Value[] = [];
-      for (const site of constructions(facts, cls)) {
+      for (const site of constructionsOf(facts, cls)) {
         const arg = site.arguments[index];
         if (arg && arg.type !== AST_NODE_TYPES.SpreadElement) append(out, resolveValues(facts, arg, seen, depth + 1));
       }

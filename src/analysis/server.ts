@@ -122,7 +122,7 @@ export class ServerModel {
 
   /**
    * Ask a question that may reach into other modules. A module that passes its step budget on the way (a vendored
-   * bundle under src/) is left out of the server from then on, and the question gets \`empty\`: every other module is
+   * bundle under src/) is left out of the server from then on, and the question gets `empty`: every other module is
    * still analysed, and the module itself is reported by its own lint.
    */
   private leavingOutOverBudget<T>(empty: T, ask: () => T): T {
@@ -239,7 +239,7 @@ export class ServerModel {
     }
   }
 
-  /** One round of the join from module \`u\`: the handlers it registers elsewhere and the code elsewhere it reaches. */
+  /** One round of the join from module `u`: the handlers it registers elsewhere and the code elsewhere it reaches. */
   private joinFrom(u: Unit, dirty: Set<Unit>): void {
     const model = this.modelOf(u);
     // Handlers registered here but defined elsewhere.
@@ -316,7 +316,7 @@ export class ServerModel {
     return this.addPerFunction(this.params, u, fn, p, (x) => x.index === p.index);
   }
 
-  /** Add a fact about a function of module \`u\` (by file and function start) unless \`same\` finds it there already. */
+  /** Add a fact about a function of module `u` (by file and function start) unless `same` finds it there already. */
   private addPerFunction<T>(store: Map<string, Map<number, T[]>>, u: Unit, fn: FunctionNode, fact: T, same: (x: T) => boolean): boolean {
     let perFn = store.get(u.fileName);
     if (!perFn) {
@@ -374,7 +374,7 @@ export class ServerModel {
     return null;
   }
 
-  /** The module an import comes from, what it exports under the imported name (\`* as ns\`: the path's first step), and the rest of the path. */
+  /** The module an import comes from, what it exports under the imported name (`* as ns`: the path's first step), and the rest of the path. */
   private exportOf(from: string, source: string, imported: string, memberPath: string[]): { u: Unit; exported: ReturnType<ServerModel['exportValues']>; rest: string[] } | null {
     const target = this.resolveModule(from, source);
     const u = target ? this.unit(target) : null;
@@ -534,7 +534,7 @@ function memberText(node: TSESTree.Node): string | null {
 
 /**
  * The arguments of a call in handler code that carry a tool argument with no sound containment guard on the way (as
- * the path analysis of the calling module traces them: through its helpers' parameters, \`Schema.parse(args)\`,
+ * the path analysis of the calling module traces them: through its helpers' parameters, `Schema.parse(args)`,
  * joins): what another module's function receives there is the caller's input. A guard's result is not.
  */
 function toolArguments(model: ModuleModel, call: TSESTree.Node): { index: number; key: string | null; scope: boolean; line: number }[] {

@@ -58,7 +58,7 @@ declare function persist(x: unknown): Promise<void>;`,
 async function getId() { if (clientId === 'unknown') { clientId = await readIdFile(); } return clientId; }
 server.tool('id', {}, async () => ({ content: [{ type: 'text', text: await getId() }] }));
 declare function readIdFile(): Promise<string>;`,
-    // Written and then read in the same call with nothing that can suspend it in between (no \`await\`): the read sees
+    // Written and then read in the same call with nothing that can suspend it in between (no `await`): the read sees
     // only this call's own value, whoever called before.
     `${header}let last: string | undefined;
 declare function sink(x: unknown): void;
@@ -75,7 +75,7 @@ server.tool('t', {}, async (args: { m: string }) => {
   return { content: [{ type: 'text', text: state.mode.trim() }] };
 });`,
     // Look-alikes of the session hooks below: a 'connect' listener on an emitter that is not a fastmcp server, and an
-    // \`oninitialized\` hook that only logs.
+    // `oninitialized` hook that only logs.
     `import { FastMCP } from 'fastmcp';
 import { EventEmitter } from 'node:events';
 const server = new FastMCP({ name: 't', version: '1' });
@@ -154,7 +154,7 @@ server.on('connect', (event) => {
 server.addTool({ name: 'list', execute: async () => activeRoots.join(',') });`,
       errors: [{ messageId: 'crossCall', line: 6, column: 5, data: { binding: '`activeRoots` is module-level, shared by every caller', writer: "the session 'connect' event handler", reader: "tool 'list'", target: 'activeRoots', line: '9' } }],
     },
-    // The near misses of the same-call case: an \`await\` between the write and the read (another call can run and
+    // The near misses of the same-call case: an `await` between the write and the read (another call can run and
     // overwrite it), a write only on one branch (the read may see the last caller's value), and a read in a loop that
     // awaits.
     {

@@ -8,7 +8,7 @@ declare function connect(opts: unknown): Promise<any>;
 `;
 
 
-/** A long-lived agent whose client is filled lazily in an accessor; \`body\` is its start-up method. */
+/** A long-lived agent whose client is filled lazily in an accessor; `body` is its start-up method. */
 function accessorServer(body: string): string {
   return `${header}class Agent {
   token = '';
@@ -32,7 +32,7 @@ ruleTester.run('no-first-caller-cache', rule, {
     server.tool('query', {}, async () => ({ content: [{ type: 'text', text: 'ok' }] }));`),
       options: [{ reportConfigOnly: true }],
     },
-    // A once-flag under its own absence test keeps nothing a call made (a reset of a cache, \`session = undefined\`,
+    // A once-flag under its own absence test keeps nothing a call made (a reset of a cache, `session = undefined`,
     // is still reported with its fill: it often ends the shared value because of one caller's input).
     {
       code: `${header}let pingerStarted = false;
@@ -61,7 +61,7 @@ await init();
 server.tool('q', {}, async () => ({ content: [] }));`,
   ],
   invalid: [
-    // The same accessor read by handler code (\`this.client\` runs \`get client()\`): the first call fills it.
+    // The same accessor read by handler code (`this.client` runs `get client()`): the first call fills it.
     {
       code: accessorServer(`    server.tool('query', {}, async () => ({ content: [{ type: 'text', text: await this.client.search('q') }] }));`),
       options: [{ reportConfigOnly: true }],

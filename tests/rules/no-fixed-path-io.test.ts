@@ -152,7 +152,7 @@ import { outputPathFor } from './paths.js';
 server.tool('t', {}, async () => { await writeFile(outputPathFor('x'), ''); return { content: [] }; });`,
   ],
   invalid: [
-    // Handler objects kept in a Map and dispatched by \`handlers.get(request.params.name).handle(args)\`: each method
+    // Handler objects kept in a Map and dispatched by `handlers.get(request.params.name).handle(args)`: each method
     // serves the tool of its key, and both use one queue file.
     {
       code: queueServer('PENDING'),

@@ -8,7 +8,7 @@ const server = new McpServer({ name: 't', version: '1' });
 `;
 
 
-/** A store injected into a handler object's constructor; \`make\` is start-up code, \`handle\` the handler's line. */
+/** A store injected into a handler object's constructor; `make` is start-up code, `handle` the handler's line. */
 function storeServer(make: string, handle: string): string {
   return `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -112,7 +112,7 @@ server.tool('hit', {}, async () => { hits++; hits += 1; return { content: [] }; 
 export function add(n: number) { items.push(n); }`,
   ],
   invalid: [
-    // The same store handed to a handler object made once at start-up (\`constructor(private store: Store)\`): every
+    // The same store handed to a handler object made once at start-up (`constructor(private store: Store)`): every
     // caller's path lands in one list.
     {
       code: storeServer('const handlers = new Handlers(new Store());\n', 'const n = handlers.index(path);'),
@@ -147,7 +147,7 @@ const TOOLS = {
 for (const [name, handler] of Object.entries(TOOLS)) server.registerTool(name, { inputSchema: {} }, handler);`,
       errors: [{ messageId: 'accumulator', line: 5, column: 46, data: { binding: '`history` is module-level, shared by every caller', handler: "tool 'remember'", what: 'history.push(…)' }, suggestions: null }],
     },
-    // A factory whose body is wrapped in \`try\`: the block's bindings still live as long as the server it builds.
+    // A factory whose body is wrapped in `try`: the block's bindings still live as long as the server it builds.
     {
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 export function createServer() {
