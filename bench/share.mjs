@@ -4,6 +4,7 @@
 //   --passes N           passes over each corpus after one warm-up pass (default 8)
 //   --top N              how many files to list by the plugin's time (default 10)
 //   --mirror-budget KB   bytes of source per fetched server repository, as bench/run.mjs (default 120)
+//   --rules              also list each rule's time per pass (sum over files of its median)
 //
 // Why a fourth view: the timed ratios (bench/run.mjs) divide the CPU time of two different lints, and on this shared
 // two-core machine identical lints move by 5–30% between rounds. Here the numerator and the denominator come from the
@@ -28,8 +29,9 @@ const { values: opts } = benchOptions(
     passes: { type: 'string', default: '8' },
     top: { type: 'string', default: '10' },
     'mirror-budget': { type: 'string', default: '120' },
+    rules: { type: 'boolean', default: false },
   },
-  { helpLines: 15, onError: fail },
+  { helpLines: 16, onError: fail },
 );
 
 function fail(message) {
@@ -61,7 +63,7 @@ console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
 const tops = [];
 for (const corpus of corpora) {
   const texts = corpus.files.map((f) => readFileSync(f, 'utf8'));
-  const per = corpus.files.map(() => ({ plugin: [], lint: [] }));
+  const per = corpus.files.map(() => ({ plugin: [], lint: [], rules: new Map() }));
   for (let pass = 0; pass <= PASSES; pass++) {
     for (let i = 0; i < texts.length; i++) {
       const [result] = await eslint.lintText(texts[i], { filePath: corpus.files[i] });
@@ -71,7 +73,11 @@ for (const corpus of corpora) {
       let rules = 0;
       for (const [id, t] of Object.entries(times.rules ?? {})) {
         rules += t.total;
-        if (id.startsWith(PREFIX)) mine += t.total;
+        if (!id.startsWith(PREFIX)) continue;
+        mine += t.total;
+        const own = per[i].rules.get(id);
+        if (own) own.push(t.total);
+        else per[i].rules.set(id, [t.total]);
       }
       per[i].plugin.push(mine);
       per[i].lint.push(times.total ?? times.parse.total + rules + times.fix.total);
@@ -81,9 +87,17 @@ for (const corpus of corpora) {
   const plugin = rows.reduce((s, r) => s + r.plugin, 0);
   const lint = rows.reduce((s, r) => s + r.lint, 0);
   console.log(`| ${corpus.name} | ${rows.length} | ${lint.toFixed(0)} | ${plugin.toFixed(1)} | ${((100 * plugin) / lint).toFixed(1)}% | ${(lint / (lint - plugin)).toFixed(3)}× |`);
-  tops.push({ corpus: corpus.name, rows: rows.sort((a, b) => b.plugin - a.plugin).slice(0, TOP) });
+  const byRule = new Map();
+  for (const p of per) for (const [id, ts] of p.rules) byRule.set(id, (byRule.get(id) ?? 0) + median(ts));
+  tops.push({ corpus: corpus.name, rows: rows.sort((a, b) => b.plugin - a.plugin).slice(0, TOP), byRule, plugin });
 }
 for (const t of tops) {
+  if (opts.rules) {
+    console.log(`\n#### ${t.corpus}: each rule's time per pass\n`);
+    console.log('| rule | ms per pass | of the plugin |');
+    console.log('| --- | ---: | ---: |');
+    for (const [id, ms] of [...t.byRule].sort((a, b) => b[1] - a[1])) console.log(`| ${id.slice(PREFIX.length)} | ${ms.toFixed(2)} | ${((100 * ms) / t.plugin).toFixed(1)}% |`);
+  }
   console.log(`\n#### ${t.corpus}: the ${t.rows.length} files where the plugin spends most\n`);
   console.log('| file | plugin ms | lint ms | share |');
   console.log('| --- | ---: | ---: | ---: |');

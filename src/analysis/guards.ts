@@ -53,7 +53,151 @@ export class Guards {
         unsound ??= check.verdict;
       }
     }
-    return unsound;
+    return this.rejectsEscapes(v, pos) ? { sound: true } : unsound;
+  }
+
+  /**
+   * Reject-first checks on the raw value, before any path is built from it: `if (p.split(/[\\/]/).includes('..') ||
+   * path.isAbsolute(p)) throw …`. Sound together only: an `..` segment check, and an absolute-path check or a rejection
+   * of every separator (a plain file name). Each part must reject the value before `pos` is reached.
+   */
+  private rejectsEscapes(v: Variable, pos: Node): boolean {
+    const parts = new Set<RejectPart>();
+    for (const ref of v.references) {
+      const r = ref.identifier as TSESTree.Identifier;
+      if (ref.init || r === pos || isInside(pos, r)) continue;
+      const top = checkExpressionOf(r);
+      const found = this.rejectParts(top, (id) => id === r, 0);
+      if (found.size === 0 || this.underAnd(top, v) || !this.rejectsBefore(top, pos)) continue;
+      for (const part of found) parts.add(part);
+    }
+    return parts.has('dotdot') && (parts.has('absolute') || parts.has('separator'));
+  }
+
+  /**
+   * Whether a rejecting check runs before `pos`: as `protects` says, or in a block under the same test as the block of
+   * `pos` (`if (action === 'download') { if (bad(p)) throw … }` … `if (action === 'download') { use(p) }`).
+   */
+  private rejectsBefore(check: Node, pos: Node): boolean {
+    if (this.protects(check, false, pos)) return true;
+    for (let b = check.parent; b && !isFunction(b); b = b.parent) {
+      if (b.type !== AST_NODE_TYPES.BlockStatement || b.parent?.type !== AST_NODE_TYPES.IfStatement || b.parent.consequent !== b) continue;
+      const outer = b.parent;
+      // The check holds at the end of its block…
+      if (!this.protects(check, false, { type: AST_NODE_TYPES.EmptyStatement, range: [b.range[1] - 1, b.range[1] - 1] } as Node)) return false;
+      // …and a later block under the same test, of values no code reassigns, holds the use.
+      for (let q = pos.parent; q && !isFunction(q); q = q.parent) {
+        if (q.type === AST_NODE_TYPES.IfStatement && isInside(pos, q.consequent) && q.range[0] > outer.range[1] && sameOrEnclosingBlock(outer, q) && this.sameTest(outer.test, q.test)) return true;
+      }
+      return false;
+    }
+    return false;
+  }
+
+  /** Two tests that say the same thing of values that keep their value (parameters and bindings nobody reassigns). */
+  private sameTest(a: Node, b: Node): boolean {
+    const x = unwrap(a);
+    const y = unwrap(b);
+    if (x.type !== y.type) return false;
+    switch (x.type) {
+      case AST_NODE_TYPES.Identifier: {
+        if (x.name !== (y as TSESTree.Identifier).name) return false;
+        const v = this.model.facts.variableOf(x);
+        return !!v && v === this.model.facts.variableOf(y as TSESTree.Identifier) && v.references.every((r) => !r.isWrite() || r.init);
+      }
+      case AST_NODE_TYPES.Literal:
+        return x.value === (y as TSESTree.Literal).value;
+      case AST_NODE_TYPES.MemberExpression: {
+        const m = y as TSESTree.MemberExpression;
+        return !x.computed && !m.computed && memberName(x) === memberName(m) && this.sameTest(x.object, m.object);
+      }
+      case AST_NODE_TYPES.BinaryExpression:
+      case AST_NODE_TYPES.LogicalExpression: {
+        const o = y as typeof x;
+        return x.operator === o.operator && this.sameTest(x.left, o.left) && this.sameTest(x.right, o.right);
+      }
+      case AST_NODE_TYPES.UnaryExpression:
+        return x.operator === (y as TSESTree.UnaryExpression).operator && this.sameTest(x.argument, (y as TSESTree.UnaryExpression).argument);
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * Whether a check is only one operand of an `&&` in its test (`if (bad(p) && strict) throw`: not always rejected). A
+   * truthiness test of the value itself does not count (`if (p && bad(p)) throw`: an empty value names no path).
+   */
+  private underAnd(check: Node, v: Variable): boolean {
+    let n: Node = check;
+    for (let p = check.parent; p && p.type !== AST_NODE_TYPES.IfStatement && p.type !== AST_NODE_TYPES.ConditionalExpression && !isFunction(p); n = p, p = p.parent) {
+      if (p.type !== AST_NODE_TYPES.LogicalExpression || p.operator !== '&&') continue;
+      const other = unwrap(p.left === n ? p.right : p.left);
+      if (other.type !== AST_NODE_TYPES.Identifier || this.model.facts.variableOf(other) !== v) return true;
+    }
+    return false;
+  }
+
+  /** What a check expression rejects when it is true, about the identifier `isTarget` picks out. */
+  private rejectParts(e: Node, isTarget: (id: Node) => boolean, depth: number): Set<RejectPart> {
+    const out = new Set<RejectPart>();
+    if (depth > 3) return out;
+    const n = unwrap(e);
+    if (n.type === AST_NODE_TYPES.LogicalExpression && n.operator === '||') {
+      for (const part of this.rejectParts(n.left, isTarget, depth)) out.add(part);
+      for (const part of this.rejectParts(n.right, isTarget, depth)) out.add(part);
+      return out;
+    }
+    // name === '..'
+    if (n.type === AST_NODE_TYPES.BinaryExpression && (n.operator === '===' || n.operator === '==')) {
+      if ((isTarget(unwrap(n.left)) && staticString(n.right) === '..') || (isTarget(unwrap(n.right)) && staticString(n.left) === '..')) out.add('dotdot');
+      return out;
+    }
+    if (n.type !== AST_NODE_TYPES.CallExpression) return out;
+    const callee = unwrap(n.callee);
+    const arg0 = n.arguments[0];
+    if (callee.type === AST_NODE_TYPES.MemberExpression) {
+      const m = memberName(callee);
+      const obj = unwrap(callee.object);
+      // p.includes('..'), p.startsWith('/')
+      if (isTarget(obj)) {
+        if (m === 'includes' && staticString(arg0) === '..') out.add('dotdot');
+        if (m === 'startsWith' && (staticString(arg0) === '/' || this.isSep(arg0))) out.add('absolute');
+        return out;
+      }
+      // p.split(sep).includes('..'), p.split(/[\\/]+/).some((s) => s === '..')
+      if (obj.type === AST_NODE_TYPES.CallExpression && obj.callee.type === AST_NODE_TYPES.MemberExpression && memberName(obj.callee) === 'split' && isTarget(unwrap(obj.callee.object))) {
+        if (m === 'includes' && staticString(arg0) === '..') out.add('dotdot');
+        if ((m === 'some' || m === 'find') && arg0 && isFunction(unwrap(arg0)) && returnedExpressions(unwrap(arg0) as FunctionNode).some(comparesToDotDot)) out.add('dotdot');
+        return out;
+      }
+      // /\.\./.test(p), /[\\/]/.test(p)
+      if (m === 'test' && arg0 && isTarget(unwrap(arg0))) {
+        const re = this.regexOf(callee.object);
+        if (!re) return out;
+        if (re.test('..') && re.test('a/../b')) out.add('dotdot');
+        if (re.test('a/b') && re.test('a\\b')) out.add('separator');
+        if (re.test('/etc')) out.add('absolute');
+        return out;
+      }
+    }
+    const index = n.arguments.findIndex((a) => isTarget(unwrap(a)));
+    if (index < 0) return out;
+    const ref = moduleRef(this.model.facts, n.callee, this.options.modules);
+    if (ref) {
+      if (ref.module === 'path' && ref.path[ref.path.length - 1] === 'isAbsolute') out.add('absolute');
+      return out;
+    }
+    // A predicate of this module (`const badSegment = (p) => p.split(…).some(…)`): what it returns, about its parameter.
+    for (const v of resolveValues(this.model.facts, n.callee)) {
+      if (v.kind !== 'function') continue;
+      const param = v.node.params[index];
+      if (param?.type !== AST_NODE_TYPES.Identifier) continue;
+      const pv = this.model.facts.variableOf(param);
+      if (!pv) continue;
+      const refs = new Set<Node>(pv.references.map((r) => r.identifier));
+      for (const ret of returnedExpressions(v.node)) for (const part of this.rejectParts(ret, (id) => refs.has(id), depth + 1)) out.add(part);
+    }
+    return out;
   }
 
   /** `v` and the variables holding `path.relative(root, v)` / `realpath(v)` / `path.resolve(v)`. */
@@ -414,6 +558,31 @@ export class Guards {
     }
     return null;
   }
+}
+
+/** What a reject-first check rules out: an `..` segment, an absolute path, or any separator (a plain name). */
+type RejectPart = 'dotdot' | 'absolute' | 'separator';
+
+/** The check expression a reference sits in: `p.split(…).some(…)` for `p`, `isAbsolute(p)`, `badSegment(p)`. */
+function checkExpressionOf(r: Node): Node {
+  let n: Node = r;
+  for (let i = 0; i < 4; i++) {
+    const p = n.parent;
+    if (p?.type === AST_NODE_TYPES.MemberExpression && p.object === n) n = p;
+    else if (p?.type === AST_NODE_TYPES.CallExpression && p.callee === n) n = p;
+    else break;
+  }
+  const p = n.parent;
+  if (p?.type === AST_NODE_TYPES.CallExpression && p.arguments.includes(n as never)) return p;
+  if (p?.type === AST_NODE_TYPES.BinaryExpression && n === r && (p.operator === '===' || p.operator === '==')) return p;
+  return n;
+}
+
+/** `s === '..'` (either side), possibly one of several `||`-joined comparisons. */
+function comparesToDotDot(e: Node): boolean {
+  const n = unwrap(e);
+  if (n.type === AST_NODE_TYPES.LogicalExpression && n.operator === '||') return comparesToDotDot(n.left) || comparesToDotDot(n.right);
+  return n.type === AST_NODE_TYPES.BinaryExpression && (n.operator === '===' || n.operator === '==') && (staticString(n.left) === '..' || staticString(n.right) === '..');
 }
 
 const guardsByModel = new WeakMap<ModuleModel, Map<string, Guards>>();

@@ -6,6 +6,48 @@ const ruleTester = new RuleTester();
 
 ruleTester.run('no-unguarded-path-join', rule, {
   valid: [
+    // The checks run in a block under the same test as the block that uses the path (a pre-flight validation), and an
+    // optional argument is checked only when it is given.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 'x', version: '1' });
+server.tool('artifact', { action: z.enum(['list', 'download']), dest: z.string().optional() }, async ({ action, dest }) => {
+  if (action === 'download') {
+    if (dest && (dest.includes('..') || path.isAbsolute(dest))) throw new Error('relative paths only');
+  }
+  if (action === 'download') {
+    writeFileSync(path.resolve(ROOT, dest ?? 'out'), 'x');
+  }
+  return { content: [] };
+});`,
+    // Reject-first checks on the raw argument: an `..` segment and an absolute path are both turned away before
+    // the path is built (a helper predicate counts as the check it returns).
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 'x', version: '1' });
+const badSegment = (p: string) => p.split(/[\\\\/]+/).some((s) => s === '.' || s === '..');
+server.tool('read', { p: z.string() }, async ({ p }) => {
+  if (badSegment(p) || path.isAbsolute(p)) throw new Error('relative paths only, no traversal');
+  return { content: [{ type: 'text', text: readFileSync(path.resolve(ROOT, p), 'utf8') }] };
+});`,
+    // A plain file name: every separator and the `..` name are rejected.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 'x', version: '1' });
+server.tool('save', { name: z.string() }, async ({ name }) => {
+  if (/[\\\\/]/.test(name) || name === '..') throw new Error('plain names only');
+  writeFileSync(path.join(ROOT, name), 'x');
+  return { content: [] };
+});`,
     // A normalising helper that also folds case: the path is still normalised when it is checked.
     `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -158,6 +200,214 @@ export { config };`,
   ],
   invalid: [
     {
+      // The checks run under one test and the use under another: `action` may be neither.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 'x', version: '1' });
+server.tool('artifact', { action: z.enum(['list', 'download']), dest: z.string() }, async ({ action, dest }) => {
+  if (action === 'download') {
+    if (dest.includes('..') || path.isAbsolute(dest)) throw new Error('relative paths only');
+  }
+  if (action !== 'list') {
+    writeFileSync(path.resolve(ROOT, dest), 'x');
+  }
+  return { content: [] };
+});`,
+      errors: [
+        {
+          messageId: 'unguarded',
+          line: 12,
+          column: 19,
+          suggestions: [
+            {
+              messageId: 'addGuard',
+              data: { name: 'target', root: 'ROOT' },
+              output: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 'x', version: '1' });
+server.tool('artifact', { action: z.enum(['list', 'download']), dest: z.string() }, async ({ action, dest }) => {
+  if (action === 'download') {
+    if (dest.includes('..') || path.isAbsolute(dest)) throw new Error('relative paths only');
+  }
+  if (action !== 'list') {
+    const target = path.resolve(ROOT, dest);
+    if (!target.startsWith(path.resolve(ROOT) + path.sep)) throw new Error('target is outside ROOT');
+    writeFileSync(target, 'x');
+  }
+  return { content: [] };
+});`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      // Rejecting `..` alone lets an absolute path through path.resolve.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 'x', version: '1' });
+server.tool('read', { p: z.string() }, async ({ p }) => {
+  if (p.includes('..')) throw new Error('no traversal');
+  return { content: [{ type: 'text', text: readFileSync(path.resolve(ROOT, p), 'utf8') }] };
+});`,
+      errors: [
+        {
+          messageId: 'unguarded',
+          line: 9,
+          column: 57,
+          suggestions: [
+            {
+              messageId: 'addGuard',
+              data: { name: 'target', root: 'ROOT' },
+              output: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 'x', version: '1' });
+server.tool('read', { p: z.string() }, async ({ p }) => {
+  if (p.includes('..')) throw new Error('no traversal');
+  const target = path.resolve(ROOT, p);
+  if (!target.startsWith(path.resolve(ROOT) + path.sep)) throw new Error('target is outside ROOT');
+  return { content: [{ type: 'text', text: readFileSync(target, 'utf8') }] };
+});`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      // The `..` check only holds when another condition does too.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 'x', version: '1' });
+const strict = process.env.STRICT === '1';
+server.tool('read', { p: z.string() }, async ({ p }) => {
+  if (p.includes('..') && strict) throw new Error('no traversal');
+  if (path.isAbsolute(p)) throw new Error('relative paths only');
+  return { content: [{ type: 'text', text: readFileSync(path.resolve(ROOT, p), 'utf8') }] };
+});`,
+      errors: [
+        {
+          messageId: 'unguarded',
+          line: 11,
+          column: 57,
+          suggestions: [
+            {
+              messageId: 'addGuard',
+              data: { name: 'target', root: 'ROOT' },
+              output: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 'x', version: '1' });
+const strict = process.env.STRICT === '1';
+server.tool('read', { p: z.string() }, async ({ p }) => {
+  if (p.includes('..') && strict) throw new Error('no traversal');
+  if (path.isAbsolute(p)) throw new Error('relative paths only');
+  const target = path.resolve(ROOT, p);
+  if (!target.startsWith(path.resolve(ROOT) + path.sep)) throw new Error('target is outside ROOT');
+  return { content: [{ type: 'text', text: readFileSync(target, 'utf8') }] };
+});`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      // Rejecting separators keeps `..` itself, one level up.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 'x', version: '1' });
+server.tool('save', { name: z.string() }, async ({ name }) => {
+  if (/[\\\\/]/.test(name)) throw new Error('plain names only');
+  writeFileSync(path.join(ROOT, name), 'x');
+  return { content: [] };
+});`,
+      errors: [
+        {
+          messageId: 'unguarded',
+          line: 9,
+          column: 17,
+          suggestions: [
+            {
+              messageId: 'addGuard',
+              data: { name: 'target', root: 'ROOT' },
+              output: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 'x', version: '1' });
+server.tool('save', { name: z.string() }, async ({ name }) => {
+  if (/[\\\\/]/.test(name)) throw new Error('plain names only');
+  const target = path.resolve(ROOT, name);
+  if (!target.startsWith(path.resolve(ROOT) + path.sep)) throw new Error('target is outside ROOT');
+  writeFileSync(target, 'x');
+  return { content: [] };
+});`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      // Checked after the write: too late.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 'x', version: '1' });
+server.tool('save', { name: z.string() }, async ({ name }) => {
+  writeFileSync(path.join(ROOT, name), 'x');
+  if (name.includes('..') || path.isAbsolute(name)) throw new Error('too late');
+  return { content: [] };
+});`,
+      errors: [
+        {
+          messageId: 'unguarded',
+          line: 8,
+          column: 17,
+          suggestions: [
+            {
+              messageId: 'addGuard',
+              data: { name: 'target', root: 'ROOT' },
+              output: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+const ROOT = '/srv/runs';
+const server = new McpServer({ name: 'x', version: '1' });
+server.tool('save', { name: z.string() }, async ({ name }) => {
+  const target = path.resolve(ROOT, name);
+  if (!target.startsWith(path.resolve(ROOT) + path.sep)) throw new Error('target is outside ROOT');
+  writeFileSync(target, 'x');
+  if (name.includes('..') || path.isAbsolute(name)) throw new Error('too late');
+  return { content: [] };
+});`,
+            },
+          ],
+        },
+      ],
+    },
+    {
       // A path held in a const: the guard goes right after its declaration, and join becomes resolve.
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -199,7 +449,7 @@ server.tool('run', { ws: z.string() }, async ({ ws }) => {
       ],
     },
     {
-      // \`let\`: a later assignment could skip the check, so no suggestion.
+      // `let`: a later assignment could skip the check, so no suggestion.
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import fs from 'node:fs/promises';
@@ -216,7 +466,7 @@ server.tool('run', { ws: z.string() }, async ({ ws }) => {
     },
     {
       // A page saved where the caller says; options merged over defaults that reach mkdir; an extension the caller
-      // spells still escapes (\`x./../../etc/passwd\`).
+      // spells still escapes (`x./../../etc/passwd`).
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import fs from 'node:fs/promises';
@@ -384,7 +634,7 @@ server.tool('run', { workspace: z.string(), name: z.string() }, async ({ workspa
     },
     {
       // Learned from an older reference filesystem server: a same-file validatePath whose check is
-      // \`allowed.some(dir => p.startsWith(dir))\`, behind schema parsing; reported once, at the check.
+      // `allowed.some(dir => p.startsWith(dir))`, behind schema parsing; reported once, at the check.
       code: `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -424,7 +674,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
       errors: [{ messageId: 'unguarded', line: 8, column: 19, suggestions: null }],
     },
     {
-      // strict: an imported function named like a guard is not trusted unless named in \`guards\`.
+      // strict: an imported function named like a guard is not trusted unless named in `guards`.
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { readFile } from 'node:fs/promises';
 import { checkPath } from './lib.js';
