@@ -34,6 +34,31 @@ const lazyTsParser = {
   },
 } satisfies Linter.Parser;
 
+/**
+ * ESLint's own JavaScript parser (espree, as ESLint resolves it), asked for a `.js` file as an ES module first and, when
+ * that does not parse, as CommonJS: Node reads a `.js` file as CommonJS unless its package says `"type": "module"`, and
+ * a CommonJS file may `return` at top level, which no module may. A zero config cannot know each package's type, so
+ * it takes whichever reading parses (a file that parses as neither reports the module reading's error).
+ */
+const requireFromEslint = createRequire(requireHere.resolve('eslint'));
+let espree: { parse(code: string, options: unknown): unknown; version: string } | undefined;
+const moduleOrCommonJsParser = {
+  meta: { name: 'mcp-stateless/module-or-commonjs', version: '1' },
+  parse(code: string, options?: Linter.ParserOptions) {
+    espree ??= requireFromEslint('espree') as NonNullable<typeof espree>;
+    try {
+      return espree.parse(code, options);
+    } catch (e) {
+      if (options?.sourceType !== 'module') throw e;
+      try {
+        return espree.parse(code, { ...options, sourceType: 'commonjs' });
+      } catch {
+        throw e;
+      }
+    }
+  },
+} satisfies Linter.Parser;
+
 /** The zero-config flat config: TypeScript and JavaScript sources, with the plugin's config on top. */
 export function zeroConfig(strict: boolean, typeChecked = false, root = process.cwd()): Linter.Config[] {
   const name = `${strict ? 'strict' : 'recommended'}${typeChecked ? '-type-checked' : ''}` as const;
@@ -43,6 +68,7 @@ export function zeroConfig(strict: boolean, typeChecked = false, root = process.
     // not ours to judge.
     { linterOptions: { reportUnusedDisableDirectives: 'off' } },
     { files: ['**/*.{ts,mts,cts,tsx}'], languageOptions: { parser: lazyTsParser, parserOptions: typeChecked ? { tsconfigRootDir: root } : {} } },
+    { files: ['**/*.{js,jsx}'], languageOptions: { parser: moduleOrCommonJsParser } },
     { files: ['**/*.{jsx,tsx}'], languageOptions: { parserOptions: { ecmaFeatures: { jsx: true } } } },
     // Whole-server analysis reads the TypeScript program; plain JavaScript files keep the single-file rules.
     ...(typeChecked ? [{ ...(strict ? plugin.configs.strict : plugin.configs.recommended)[0], files: ['**/*.{js,mjs,cjs,jsx}'] }] : []),

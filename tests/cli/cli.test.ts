@@ -157,6 +157,28 @@ describe('mcp-stateless CLI for CI', () => {
     expect(new Set(issues.map((i) => i.fingerprint)).size).toBe(LEAKY_COUNT);
   });
 
+  it('zero config reads a .js file as an ES module, or as CommonJS when only that parses (a top-level return)', async () => {
+    const dir = mkdtempSync(path.join(tmp, 'cjs-'));
+    writeFileSync(path.join(dir, 'cli.js'), "const fs = require('fs');\nif (process.argv.length < 3) {\n  console.log('usage');\n  return;\n}\nmodule.exports = { fs };\n");
+    writeFileSync(
+      path.join(dir, 'server.js'),
+      "const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');\nconst server = new McpServer({ name: 'x', version: '1' });\nlet current = null;\nif (!server) return;\nserver.tool('set', {}, async (args) => { current = args.target; return { content: [] }; });\nserver.tool('get', {}, async () => ({ content: [{ type: 'text', text: String(current) }] }));\n",
+    );
+    writeFileSync(path.join(dir, 'esm.js'), "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nexport const server = new McpServer({ name: 'y', version: '1' });\n");
+    // Neither reading parses: the module reading's error is the one reported.
+    writeFileSync(path.join(dir, 'both.js'), "import x from 'y';\nreturn x;\n");
+    const run = await cli(['--format', 'json', path.relative(root, dir)]);
+    const results = JSON.parse(run.stdout) as { filePath: string; messages: { line: number; column: number; ruleId: string | null; message: string }[] }[];
+    const byFile = Object.fromEntries(results.map((r) => [path.basename(r.filePath), r.messages.map((m) => `${m.line}:${m.column} ${m.ruleId ?? m.message}`)]));
+    expect(byFile).toEqual({
+      'both.js': ["2:1 Parsing error: 'return' outside of function"],
+      'cli.js': [],
+      'esm.js': [],
+      'server.js': ['5:42 mcp-stateless/no-cross-call-binding'],
+    });
+    expect(run.code).toBe(1);
+  });
+
   it('an unknown format is one line, exit 2', async () => {
     const run = await cli(['--format', 'nonesuch', LEAKY]);
     expect(run).toEqual({ code: 2, stdout: '', stderr: "mcp-stateless: unknown format 'nonesuch' (use stylish, json, sarif, or install eslint-formatter-nonesuch)\n" });
