@@ -1,4 +1,5 @@
 import { getModuleModel, isAnalysed } from '../src/analysis/door.js';
+import { isPureMemo } from '../src/analysis/memo.js';
 import type { StateAccess } from '../src/analysis/state.js';
 import { AST_NODE_TYPES, type TSESLint } from '@typescript-eslint/utils';
 import { createRule } from '../src/util/create-rule.js';
@@ -54,6 +55,9 @@ export default createRule<Options, MessageId>({
           // A plain counter that no handler reads carries nothing from one caller to another.
           if (a.kind === 'accumulate' && a.path.length === 0 && (a.binding.container === 'primitive' || a.binding.container === 'unset') && !isReadByHandlers(model.accessesOf(a.binding.key))) continue;
           if (a.kind === 'mutate' && a.method !== undefined && DRAINS.has(a.method) && onlyDrainedByHandlers(model.accessesOf(a.binding.key))) continue;
+          // A memo whose entries are a function of their key (`cache.set(zone, await fetch(urlOf(zone)))`): a second
+          // caller with the same key gets what it would have fetched itself.
+          if (a.binding.container === 'map' && isPureMemo(model, a.binding.key)) continue;
           if (!first(a)) continue;
           const handler = model.handlerOf(a.node);
           const decl = a.binding.decl;

@@ -29,8 +29,49 @@ server.setRequestHandler(CallToolRequestSchema, async (req) => {
 });`;
 }
 
+/**
+ * A memo of an upstream lookup, filed by `store` (the lookup's last lines): `zone` is the key, `region` another
+ * argument, `ctx` the caller's credential, `lastZone` a binding handler code reassigns.
+ */
+function memoServer(store: string): string {
+  return `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+const cache = new Map<string, { at: number; data: string }>();
+const inFlight = new Map<string, Promise<string>>();
+const BASE = process.env.TZ_URL ?? 'https://tz.example.org';
+let lastZone = '';
+async function lookup(zone: string, region: string, ctx: { token: string }): Promise<string> {
+  const hit = cache.get(zone);
+  if (hit) return hit.data;
+  const p = fetch(\`\${BASE}/\${encodeURIComponent(zone)}\`).then((r) => r.text());
+  ${store}
+  return p;
+}
+const server = new McpServer({ name: 'tz', version: '1' });
+server.tool('zone_info', { zone: z.string(), region: z.string() }, async ({ zone, region }, extra) => {
+  lastZone = zone;
+  return { content: [{ type: 'text', text: await lookup(zone, region, { token: String(extra.authInfo?.token) }) }] };
+});`;
+}
+
 ruleTester.run('no-module-accumulator', rule, {
   valid: [
+    // Keyed by the property the entry is computed from, through an alias.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+const server = new McpServer({ name: 't', version: '1' });
+const seen = new Map<string, string>();
+function canonical(args: { path: string; content: string }) {
+  const key = args.path;
+  seen.set(key, key.replace(/\\\\/g, '/'));
+  return seen.get(args.path);
+}
+server.tool('norm', { path: z.string(), content: z.string() }, async (args) => ({ content: [{ type: 'text', text: String(canonical(args)) }] }));`,
+    // A normalised key (`zone.trim()`) still names everything the entry is computed from.
+    memoServer('cache.set(zone.trim(), { at: Date.now(), data: zone.toUpperCase() });'),
+    // A memo whose entries are computed from their key alone (an upstream lookup and its in-flight de-duplication): a
+    // second caller with the same key gets what it would have fetched itself.
+    memoServer('inFlight.set(zone, p);\n  try {\n    cache.set(zone, { at: Date.now(), data: await p });\n  } finally {\n    inFlight.delete(zone);\n  }'),
     // A store handed to the constructor of a handler object made for this call: it dies with the call.
     storeServer('', 'const n = new Handlers(new Store()).index(path);'),
     // A start-up log buffer that the session hook only drains: what it holds was put there by no caller.
@@ -112,6 +153,34 @@ server.tool('hit', {}, async () => { hits++; hits += 1; return { content: [] }; 
 export function add(n: number) { items.push(n); }`,
   ],
   invalid: [
+    {
+      // Keyed by one property, filled from another: the entry is the caller's content.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+const server = new McpServer({ name: 't', version: '1' });
+const seen = new Map<string, string>();
+function canonical(args: { path: string; content: string }) {
+  seen.set(args.path, args.content);
+  return seen.get(args.path);
+}
+server.tool('norm', { path: z.string(), content: z.string() }, async (args) => ({ content: [{ type: 'text', text: String(canonical(args)) }] }));`,
+      errors: [{ messageId: 'accumulator', line: 6, column: 3, suggestions: null }],
+    },
+    {
+      // An entry that also depends on another argument is that caller's.
+      code: memoServer('cache.set(zone, { at: Date.now(), data: region });'),
+      errors: [{ messageId: 'accumulator', line: 11, column: 3, suggestions: null }],
+    },
+    {
+      // An entry that holds the caller's credential is that caller's.
+      code: memoServer('cache.set(zone, { at: Date.now(), data: ctx.token });'),
+      errors: [{ messageId: 'accumulator', line: 11, column: 3, suggestions: null }],
+    },
+    {
+      // A binding that handler code reassigns is whoever called last.
+      code: memoServer('cache.set(zone, { at: Date.now(), data: lastZone });'),
+      errors: [{ messageId: 'accumulator', line: 11, column: 3, suggestions: null }],
+    },
     // The same store handed to a handler object made once at start-up (`constructor(private store: Store)`): every
     // caller's path lands in one list.
     {

@@ -1,0 +1,201 @@
+// Memo tables whose entries are computed from their key alone: `cache.set(zone, await fetch(url(zone)))`. A second
+// caller who asks for the same key gets what it would have fetched itself, so the table carries nothing from one caller
+// to another. Anything else the stored value depends on (another argument, the request context, a credential, `this`, a
+// binding that handler code reassigns or fills) makes the entry one caller's, and the table an accumulator.
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { isFunction, isInside, memberName, unwrap, walk, type FunctionNode, type Node } from './ast.js';
+import { cachedFor } from './cache.js';
+import type { ModuleModel } from './model.js';
+import type { Variable } from './module.js';
+import type { StateAccess } from './state.js';
+
+/** A parameter of the memoising function and the properties read from it (`args.path` → `args`, `['path']`). */
+interface Source {
+  param: Variable;
+  path: readonly string[];
+}
+
+/** Where a value comes from, as far as a memo is concerned: parameters of the memoising function, or `impure`. */
+interface Sources {
+  params: Source[];
+  impure: boolean;
+}
+
+/**
+ * Both sides read a parameter as finely as it is written where it is named (`args.path`); the key's sources also take
+ * the reads of an alias (`const a = req.params; a.path` is `req.params.path`), the value's do not (`a.content` counts
+ * as all of `req.params`), so a value is covered only by a key that names the same property or one that encloses it.
+ */
+type Side = 'key' | 'value';
+
+const REMOVALS = new Set(['delete', 'clear']);
+const MAX_DEPTH = 6;
+
+const memos = new WeakMap<ModuleModel, Map<string, boolean>>();
+
+/**
+ * Whether every change handler code makes to a Map binding files an entry that is a function of its key (`set(k, v)`
+ * where `v` depends on nothing but the parameters `k` is made of, constants and configuration), or removes one.
+ */
+export function isPureMemo(model: ModuleModel, bindingKey: string): boolean {
+  const perModel = cachedFor(memos, model, () => new Map<string, boolean>());
+  let known = perModel.get(bindingKey);
+  if (known === undefined) {
+    known = computePureMemo(model, model.accessesOf(bindingKey));
+    perModel.set(bindingKey, known);
+  }
+  return known;
+}
+
+function computePureMemo(model: ModuleModel, accesses: readonly StateAccess[]): boolean {
+  let sets = 0;
+  for (const a of accesses) {
+    if (a.kind === 'read') continue;
+    if (a.kind !== 'mutate' || a.path.length > 0 || a.binding.container !== 'map' || a.through || a.handedTo) return false;
+    if (a.method !== undefined && REMOVALS.has(a.method)) continue;
+    if (a.method !== 'set' || a.node.type !== AST_NODE_TYPES.CallExpression || a.node.arguments.length !== 2) return false;
+    if (!isPureEntry(model, a.node)) return false;
+    sets++;
+  }
+  return sets > 0;
+}
+
+function isPureEntry(model: ModuleModel, call: TSESTree.CallExpression): boolean {
+  const fn = model.facts.ownerOf(call);
+  if (!fn) return false;
+  const [keyArg, valueArg] = call.arguments;
+  const key = sourcesOf(model, fn, keyArg, 'key', [], 0, new Map());
+  const value = sourcesOf(model, fn, valueArg, 'value', [], 0, new Map());
+  if (key.impure || value.impure) return false;
+  // Computed from its key: an entry that does not depend on the key at all (`tasks.set(path, new AbortController())`)
+  // is a handle to one call's work, which another caller can reach by naming the same key.
+  if (value.params.length === 0) return false;
+  return value.params.every((v) => key.params.some((k) => k.param === v.param && k.path.length <= v.path.length && k.path.every((p, i) => v.path[i] === p)));
+}
+
+/** The sources of an expression evaluated in `fn`: the free identifiers of its subtree, followed to where they are set. */
+function sourcesOf(model: ModuleModel, fn: FunctionNode, expr: Node, side: Side, suffix: readonly string[], depth: number, seen: Map<Variable, Set<string>>): Sources {
+  const out: Sources = { params: [], impure: false };
+  if (depth > MAX_DEPTH) {
+    out.impure = true;
+    return out;
+  }
+  const facts = model.facts;
+  walk(expr, facts.visitorKeys, (n) => {
+    if (out.impure) return;
+    if (n.type === AST_NODE_TYPES.ThisExpression || n.type === AST_NODE_TYPES.Super) {
+      out.impure = true;
+      return;
+    }
+    if (n.type !== AST_NODE_TYPES.Identifier || !isValueReference(n)) return;
+    const v = facts.variableOf(n);
+    // A global (`fetch`, `Date`, `JSON`, `encodeURIComponent`): nobody's call.
+    if (!v) return;
+    const def = v.defs[0];
+    if (!def) return;
+    // Bound inside the expression itself (a callback's parameter, `(r) => r.text()`).
+    if (isInside(def.name, expr)) return;
+    const read = side === 'key' ? [...propertiesRead(n), ...suffix] : propertiesRead(n);
+    if (def.type === 'Parameter') {
+      if (def.node === fn) out.params.push({ param: v, path: read });
+      // A parameter of an enclosing function: whatever that function was called with.
+      else out.impure = true;
+      return;
+    }
+    // Each alias is followed once per side and path (`seen`); its reads go on the key's sources.
+    const seenKey = `${side}:${read.join('.')}`;
+    if (seenAt(seen, v, seenKey)) return;
+    if (def.type === 'ImportBinding' || def.type === 'ClassName' || def.type === 'FunctionName') {
+      if (def.type === 'FunctionName') mergeInto(out, functionSources(model, fn, def.node as FunctionNode, depth + 1, seen));
+      return;
+    }
+    if (def.type !== 'Variable') {
+      out.impure = true;
+      return;
+    }
+    const writes = v.references.filter((r) => r.isWrite());
+    const local = isInside(def.node, fn);
+    // Outside the memoising function: only a binding no code reassigns, holding nothing handler code changes (a client
+    // built at start-up from configuration is the server's; a Map or a state object others fill is not).
+    if (!local && (writes.some((r) => !r.init) || mutatedAnywhere(v))) {
+      out.impure = true;
+      return;
+    }
+    // `for (const x of xs)`, destructuring without an init the scope analysis names: not followed.
+    if (writes.length === 0) {
+      if (local) out.impure = true;
+      return;
+    }
+    for (const r of writes) {
+      const assigned = r.writeExpr as Node | null | undefined;
+      if (!assigned) continue;
+      const value = unwrap(assigned);
+      mergeInto(out, isFunction(value) ? functionSources(model, fn, value, depth + 1, seen) : sourcesOf(model, fn, value, side, read, depth + 1, seen));
+      if (out.impure) return;
+    }
+  });
+  return out;
+}
+
+/** What a function the value calls or hands on reads from outside itself (its own parameters are bound by the call). */
+function functionSources(model: ModuleModel, fn: FunctionNode, callee: FunctionNode, depth: number, seen: Map<Variable, Set<string>>): Sources {
+  if (callee === fn || isInside(fn, callee)) return { params: [], impure: false };
+  const inner = sourcesOf(model, callee, callee.body, 'value', [], depth, seen);
+  // The callee's own parameters are whatever it is called with here, which the walk of the call's arguments sees.
+  return { params: inner.params.filter((p) => p.param.defs[0]?.node !== callee), impure: inner.impure };
+}
+
+function mergeInto(out: Sources, more: Sources): void {
+  if (more.impure) out.impure = true;
+  for (const p of more.params) out.params.push(p);
+}
+
+/** Whether `v` was already followed with this side and path; records it if not. */
+function seenAt(seen: Map<Variable, Set<string>>, v: Variable, key: string): boolean {
+  let keys = seen.get(v);
+  if (!keys) seen.set(v, (keys = new Set()));
+  if (keys.has(key)) return true;
+  keys.add(key);
+  return false;
+}
+
+/** The properties a reference reads by name, up to a method call: `args.path.trim()` → `['path']`. */
+function propertiesRead(id: Node): string[] {
+  const out: string[] = [];
+  let n = id;
+  while (n.parent?.type === AST_NODE_TYPES.MemberExpression && n.parent.object === n && !n.parent.computed) {
+    if (n.parent.parent?.type === AST_NODE_TYPES.CallExpression && n.parent.parent.callee === n.parent) break;
+    const name = memberName(n.parent);
+    if (name === null) break;
+    out.push(name);
+    n = n.parent;
+  }
+  return out;
+}
+
+const MUTATORS = new Set(['set', 'add', 'push', 'unshift', 'splice', 'delete', 'clear', 'pop', 'shift', 'sort', 'reverse', 'fill', 'copyWithin']);
+
+/** Does any code change what the binding holds (`x.set(…)`, `x.push(…)`, `x.field = …`, `delete x[k]`)? */
+function mutatedAnywhere(v: Variable): boolean {
+  return v.references.some((ref) => {
+    const id = ref.identifier as Node;
+    const member = id.parent;
+    if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== id) return false;
+    const up = member.parent;
+    if (up?.type === AST_NODE_TYPES.AssignmentExpression && up.left === member) return true;
+    if (up?.type === AST_NODE_TYPES.UpdateExpression || (up?.type === AST_NODE_TYPES.UnaryExpression && up.operator === 'delete')) return true;
+    return up?.type === AST_NODE_TYPES.CallExpression && up.callee === member && MUTATORS.has(memberName(member) ?? '');
+  });
+}
+
+/** An identifier that reads a value (not a property name, a key, or a declaration's name). */
+function isValueReference(id: TSESTree.Identifier): boolean {
+  const p = id.parent;
+  if (!p) return true;
+  if (p.type === AST_NODE_TYPES.MemberExpression && p.property === id && !p.computed) return false;
+  if ((p.type === AST_NODE_TYPES.Property || p.type === AST_NODE_TYPES.MethodDefinition || p.type === AST_NODE_TYPES.PropertyDefinition) && p.key === id && !p.computed) {
+    // `{ data }`: the shorthand reads `data`.
+    return p.type === AST_NODE_TYPES.Property && p.shorthand && p.value === id;
+  }
+  return true;
+}
