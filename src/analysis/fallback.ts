@@ -64,6 +64,18 @@ export function sharedFallback(model: ModuleModel): ScopeFallback[] {
       }
     }
   }
+  // `if (dirs.length === 0) dirs.push(process.cwd())`: an empty list of the caller's directories, filled with one.
+  const emptyListFilled = (n: TSESTree.IfStatement) => {
+    const list = emptyListTested(n.test);
+    if (!list || scopeKindOf(model, list) !== 'directory') return;
+    const stmts = n.consequent.type === AST_NODE_TYPES.BlockStatement ? n.consequent.body : [n.consequent];
+    for (const st of stmts) {
+      const e = st.type === AST_NODE_TYPES.ExpressionStatement ? unwrap(st.expression) : null;
+      if (e?.type !== AST_NODE_TYPES.CallExpression || e.callee.type !== AST_NODE_TYPES.MemberExpression || !sameBinding(model, e.callee.object, list)) continue;
+      const m = memberName(e.callee);
+      if ((m === 'push' || m === 'unshift') && e.arguments[0] && e.arguments[0].type !== AST_NODE_TYPES.SpreadElement) check(list, 'directory', e.arguments[0]);
+    }
+  };
   const visit = (n: Node) => {
     if (n.type === AST_NODE_TYPES.LogicalExpression && (n.operator === '||' || n.operator === '??')) {
       // `a || b || c` is one chain of fallbacks for `a`: the first shared one is reported (its inner links are skipped).
@@ -89,9 +101,11 @@ export function sharedFallback(model: ModuleModel): ScopeFallback[] {
       if (!kind) return;
       const negated = unwrap(n.test).type === AST_NODE_TYPES.UnaryExpression;
       // `outputDir ? path.join(outputDir, f) : os.tmpdir()` chooses a directory; `outputDir ? 'saved' : ''` only text.
-      if (!mentions(model, negated ? n.alternate : n.consequent, scopeNode(n.test))) return;
+      const chosen = negated ? n.alternate : n.consequent;
+      if (!mentions(model, chosen, scopeNode(n.test)) && !(fromRoots(model, scopeNode(n.test), 0) && fromRoots(model, chosen, 0))) return;
       check(n.test, kind, negated ? n.consequent : n.alternate);
     } else if (n.type === AST_NODE_TYPES.IfStatement && unwrap(n.test).type === AST_NODE_TYPES.UnaryExpression) {
+      emptyListFilled(n);
       const kind = scopeKindOf(model, n.test);
       if (!kind) return;
       const stmts = n.consequent.type === AST_NODE_TYPES.BlockStatement ? n.consequent.body : [n.consequent];
@@ -99,6 +113,8 @@ export function sharedFallback(model: ModuleModel): ScopeFallback[] {
         if (s.type === AST_NODE_TYPES.ReturnStatement && s.argument) check(n.test, kind, s.argument);
         if (s.type === AST_NODE_TYPES.ExpressionStatement && s.expression.type === AST_NODE_TYPES.AssignmentExpression && scopeKindOf(model, s.expression.left)) check(n.test, kind, s.expression.right);
       }
+    } else if (n.type === AST_NODE_TYPES.IfStatement) {
+      emptyListFilled(n);
     } else if (n.type === AST_NODE_TYPES.VariableDeclarator && n.init && n.id.type === AST_NODE_TYPES.Identifier && n.parent?.type === AST_NODE_TYPES.VariableDeclaration && n.parent.kind === 'let') {
       sharedDefault(model, analysis, n, out);
     } else if (n.type === AST_NODE_TYPES.ObjectExpression && n.properties.some((p) => p.type === AST_NODE_TYPES.SpreadElement)) {
@@ -130,6 +146,8 @@ export function sharedFallback(model: ModuleModel): ScopeFallback[] {
 function scopeKindOf(model: ModuleModel, n: Node, depth = 0): ScopeKind | null {
   const u = unwrap(n);
   if (u.type === AST_NODE_TYPES.UnaryExpression && u.operator === '!') return scopeKindOf(model, u.argument, depth);
+  // The client's MCP roots (`(await server.listRoots()).roots`) are where its files live: its directory scope.
+  if (depth === 0 && fromRoots(model, u, 0)) return 'directory';
   if (u.type === AST_NODE_TYPES.CallExpression && u.callee.type === AST_NODE_TYPES.MemberExpression && memberName(u.callee) === 'trim') return scopeKindOf(model, u.callee.object, depth);
   if (u.type !== AST_NODE_TYPES.Identifier && u.type !== AST_NODE_TYPES.MemberExpression) return null;
   let name: string | null;
@@ -169,6 +187,66 @@ function scopeKindOf(model: ModuleModel, n: Node, depth = 0): ScopeKind | null {
   if (TENANT_ARGUMENT_PATTERN.test(name)) return 'tenant';
   if (CREDENTIAL_ARGUMENT_PATTERN.test(name)) return 'credential';
   return null;
+}
+
+/**
+ * Does a value come from the client's MCP roots: `server.listRoots()` (either SDK generation, the low-level server
+ * too), its `roots`, an element, a property, or anything computed from them (`roots.map((r) => fileURLToPath(r.uri))`)?
+ */
+function fromRoots(model: ModuleModel, n: Node, depth: number): boolean {
+  if (depth > 6) return false;
+  const u = unwrap(n);
+  switch (u.type) {
+    case AST_NODE_TYPES.AwaitExpression:
+      return fromRoots(model, u.argument, depth + 1);
+    case AST_NODE_TYPES.MemberExpression:
+      return fromRoots(model, u.object, depth + 1);
+    case AST_NODE_TYPES.CallExpression: {
+      const callee = unwrap(u.callee);
+      if (callee.type === AST_NODE_TYPES.MemberExpression) {
+        if (memberName(callee) === 'listRoots') return true;
+        if (fromRoots(model, callee.object, depth + 1)) return true;
+      }
+      return u.arguments.some((a) => a.type !== AST_NODE_TYPES.SpreadElement && fromRoots(model, a, depth + 1));
+    }
+    case AST_NODE_TYPES.Identifier: {
+      const v = model.facts.variableOf(u);
+      const def = v?.defs[0];
+      if (def?.type !== 'Variable') return false;
+      const init = (def.node as TSESTree.VariableDeclarator).init;
+      return !!init && fromRoots(model, init, depth + 1);
+    }
+    default:
+      return false;
+  }
+}
+
+/** The list an `if` test finds empty: `xs.length === 0`, `!xs.length`, `xs.length < 1`. */
+function emptyListTested(test: Node): Node | null {
+  const t = unwrap(test);
+  const lengthOf = (e: Node): Node | null => {
+    const m = unwrap(e);
+    return m.type === AST_NODE_TYPES.MemberExpression && !m.computed && memberName(m) === 'length' ? m.object : null;
+  };
+  if (t.type === AST_NODE_TYPES.UnaryExpression && t.operator === '!') return lengthOf(t.argument);
+  if (t.type === AST_NODE_TYPES.BinaryExpression) {
+    const zero = staticNumber(t.right);
+    if ((t.operator === '===' || t.operator === '==') && zero === 0) return lengthOf(t.left);
+    if (t.operator === '<' && zero === 1) return lengthOf(t.left);
+  }
+  return null;
+}
+
+function staticNumber(n: Node): number | null {
+  const u = unwrap(n);
+  return u.type === AST_NODE_TYPES.Literal && typeof u.value === 'number' ? u.value : null;
+}
+
+/** Two expressions naming the same variable. */
+function sameBinding(model: ModuleModel, a: Node, b: Node): boolean {
+  const x = unwrap(a);
+  const y = unwrap(b);
+  return x.type === AST_NODE_TYPES.Identifier && y.type === AST_NODE_TYPES.Identifier && model.facts.variableOf(x) !== null && model.facts.variableOf(x) === model.facts.variableOf(y);
 }
 
 /** A name some scope kind is spelled with: a configured scope argument, or a directory, tenant or credential name. */

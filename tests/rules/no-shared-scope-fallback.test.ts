@@ -5,6 +5,33 @@ const ruleTester = new RuleTester();
 
 ruleTester.run('no-shared-scope-fallback', rule, {
   valid: [
+    // MCP roots: no root is an error, or falls back to a dedicated ad-hoc directory.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { fileURLToPath } from 'node:url';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+const server = new McpServer({ name: 'shots', version: '1' });
+server.tool('shot', async () => {
+  const { roots } = await server.server.listRoots();
+  if (roots.length === 0) throw new Error('this tool needs a root from the client');
+  const dirs = roots.map((r) => fileURLToPath(r.uri));
+  if (dirs.length === 0) dirs.push(path.join('/srv/runs', '_adhoc'));
+  await fs.writeFile(path.join(dirs[0], 'shot.png'), 'png');
+  return { content: [] };
+});`,
+    // An empty list that is not the client's roots.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { fileURLToPath } from 'node:url';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+const server = new McpServer({ name: 'shots', version: '1' });
+const defaults = ['/srv/a'];
+server.tool('shot', async () => {
+  const dirs = [...defaults];
+  if (dirs.length === 0) dirs.push(process.cwd());
+  await fs.writeFile(path.join(dirs[0], 'shot.png'), 'png');
+  return { content: [] };
+});`,
     // Credentials: the caller's own key or nothing (an unauthenticated request carries nobody's identity), the server's
     // key read at start-up from its own configuration (not a caller's argument), and a credential-named value that is
     // not the caller's (a token the server minted for this call).
@@ -97,6 +124,37 @@ server.tool('status', { runId: z.string() }, async ({ runId }) => {
 export const dir = (workspace?: string) => workspace || os.homedir();`,
   ],
   invalid: [
+    {
+      // The client's MCP roots are its workspace: no roots, and the server's own working directory stands in.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { fileURLToPath } from 'node:url';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+const server = new McpServer({ name: 'shots', version: '1' });
+server.tool('shot', async () => {
+  const { roots } = await server.server.listRoots();
+  const dirs = roots.map((r) => fileURLToPath(r.uri));
+  if (dirs.length === 0) dirs.push(process.cwd());
+  await fs.writeFile(path.join(dirs[0], 'shot.png'), 'png');
+  return { content: [] };
+});`,
+      errors: [{ messageId: 'sharedFallback', line: 9, column: 36, data: { handler: "tool 'shot'", what: "the server's working directory", fallback: 'process.cwd()', scope: 'dirs' } }],
+    },
+    {
+      // The same with a ternary over the first root.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { fileURLToPath } from 'node:url';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+const server = new McpServer({ name: 'shots', version: '1' });
+server.tool('shot', async () => {
+  const result = await server.server.listRoots();
+  const ws = result.roots[0]?.uri ? fileURLToPath(result.roots[0].uri) : process.cwd();
+  await fs.writeFile(path.join(ws, 'shot.png'), 'png');
+  return { content: [] };
+});`,
+      errors: [{ messageId: 'sharedFallback', line: 8, column: 74, data: { handler: "tool 'shot'", what: "the server's working directory", fallback: 'process.cwd()', scope: 'result.roots[0]?.uri' } }],
+    },
     // The operator's credential for a caller that brings none: an environment variable, directly, through a default
     // that only the caller's key overrides, and a key written into the code.
     {
