@@ -35,7 +35,8 @@ const memos = new WeakMap<ModuleModel, Map<string, boolean>>();
 
 /**
  * Whether every change handler code makes to a Map binding files an entry that is a function of its key (`set(k, v)`
- * where `v` depends on nothing but the parameters `k` is made of, constants and configuration), or removes one.
+ * where `v` depends on nothing but the parameters `k` is made of, constants and configuration, after the same
+ * function looked `k` up), or removes one.
  */
 export function isPureMemo(model: ModuleModel, bindingKey: string): boolean {
   const perModel = cachedFor(memos, model, () => new Map<string, boolean>());
@@ -54,23 +55,41 @@ function computePureMemo(model: ModuleModel, accesses: readonly StateAccess[]): 
     if (a.kind !== 'mutate' || a.path.length > 0 || a.binding.container !== 'map' || a.through || a.handedTo) return false;
     if (a.method !== undefined && REMOVALS.has(a.method)) continue;
     if (a.method !== 'set' || a.node.type !== AST_NODE_TYPES.CallExpression || a.node.arguments.length !== 2) return false;
-    if (!isPureEntry(model, a.node)) return false;
+    if (!isPureEntry(model, a.node, accesses)) return false;
     sets++;
   }
   return sets > 0;
 }
 
-function isPureEntry(model: ModuleModel, call: TSESTree.CallExpression): boolean {
+function isPureEntry(model: ModuleModel, call: TSESTree.CallExpression, accesses: readonly StateAccess[]): boolean {
   const fn = model.facts.ownerOf(call);
   if (!fn) return false;
   const [keyArg, valueArg] = call.arguments;
   const key = sourcesOf(model, fn, keyArg, 'key', [], 0, new Map());
+  // A memo is consulted before it is filled: the same function looks the key up first (`get`/`has`), and returns
+  // what it finds instead of computing it. A table nobody looks entries up in first is a record of calls.
+  const lookedUp = accesses.some((r) => {
+    // `cache.get(k)` reads through an accessor (`get()` on the path), `cache.has(k)` is a keyed read.
+    const lookup = r.kind === 'read' && ((r.path.length === 0 && (r.method === 'get' || r.method === 'has')) || (r.path.length > 0 && (r.path[0] === 'get()' || r.path[0] === 'has()')));
+    const k = r.keys[0];
+    if (!lookup || !k || k.range[0] >= call.range[0] || model.facts.ownerOf(k) !== fn) return false;
+    return sameSources(key, sourcesOf(model, fn, k, 'key', [], 0, new Map()));
+  });
+  if (!lookedUp) return false;
   const value = sourcesOf(model, fn, valueArg, 'value', [], 0, new Map());
   if (key.impure || value.impure) return false;
   // Computed from its key: an entry that does not depend on the key at all (`tasks.set(path, new AbortController())`)
   // is a handle to one call's work, which another caller can reach by naming the same key.
   if (value.params.length === 0) return false;
   return value.params.every((v) => key.params.some((k) => k.param === v.param && k.path.length <= v.path.length && k.path.every((p, i) => v.path[i] === p)));
+}
+
+function sameSources(a: Sources, b: Sources): boolean {
+  if (a.impure || b.impure) return false;
+  const keyOf = (x: Source) => `${x.param.defs[0]?.name.range[0]}:${x.path.join('.')}`;
+  const as = new Set(a.params.map(keyOf));
+  const bs = new Set(b.params.map(keyOf));
+  return as.size === bs.size && [...as].every((k) => bs.has(k));
 }
 
 /** The sources of an expression evaluated in `fn`: the free identifiers of its subtree, followed to where they are set. */

@@ -43,6 +43,8 @@ let lastZone = '';
 async function lookup(zone: string, region: string, ctx: { token: string }): Promise<string> {
   const hit = cache.get(zone);
   if (hit) return hit.data;
+  const pending = inFlight.get(zone);
+  if (pending) return pending;
   const p = fetch(\`\${BASE}/\${encodeURIComponent(zone)}\`).then((r) => r.text());
   ${store}
   return p;
@@ -63,12 +65,13 @@ const server = new McpServer({ name: 't', version: '1' });
 const seen = new Map<string, string>();
 function canonical(args: { path: string; content: string }) {
   const key = args.path;
+  if (seen.has(key)) return seen.get(key);
   seen.set(key, key.replace(/\\\\/g, '/'));
   return seen.get(args.path);
 }
 server.tool('norm', { path: z.string(), content: z.string() }, async (args) => ({ content: [{ type: 'text', text: String(canonical(args)) }] }));`,
     // A normalised key (`zone.trim()`) still names everything the entry is computed from.
-    memoServer('cache.set(zone.trim(), { at: Date.now(), data: zone.toUpperCase() });'),
+    memoServer('if (cache.has(zone.trim())) return p;\n  cache.set(zone.trim(), { at: Date.now(), data: zone.toUpperCase() });'),
     // A memo whose entries are computed from their key alone (an upstream lookup and its in-flight de-duplication): a
     // second caller with the same key gets what it would have fetched itself.
     memoServer('inFlight.set(zone, p);\n  try {\n    cache.set(zone, { at: Date.now(), data: await p });\n  } finally {\n    inFlight.delete(zone);\n  }'),
@@ -154,7 +157,7 @@ export function add(n: number) { items.push(n); }`,
   ],
   invalid: [
     {
-      // Keyed by one property, filled from another: the entry is the caller's content.
+      // Keyed by one property, filled from another: the entry is the caller's content (looked up first or not).
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 const server = new McpServer({ name: 't', version: '1' });
@@ -169,17 +172,17 @@ server.tool('norm', { path: z.string(), content: z.string() }, async (args) => (
     {
       // An entry that also depends on another argument is that caller's.
       code: memoServer('cache.set(zone, { at: Date.now(), data: region });'),
-      errors: [{ messageId: 'accumulator', line: 11, column: 3, suggestions: null }],
+      errors: [{ messageId: 'accumulator', line: 13, column: 3, suggestions: null }],
     },
     {
       // An entry that holds the caller's credential is that caller's.
       code: memoServer('cache.set(zone, { at: Date.now(), data: ctx.token });'),
-      errors: [{ messageId: 'accumulator', line: 11, column: 3, suggestions: null }],
+      errors: [{ messageId: 'accumulator', line: 13, column: 3, suggestions: null }],
     },
     {
       // A binding that handler code reassigns is whoever called last.
       code: memoServer('cache.set(zone, { at: Date.now(), data: lastZone });'),
-      errors: [{ messageId: 'accumulator', line: 11, column: 3, suggestions: null }],
+      errors: [{ messageId: 'accumulator', line: 13, column: 3, suggestions: null }],
     },
     // The same store handed to a handler object made once at start-up (`constructor(private store: Store)`): every
     // caller's path lands in one list.
