@@ -4,17 +4,25 @@ import { COMMAND_RUNNER_CWD_FROM_CALLER } from '../fixtures/real-shapes.js';
 
 const ruleTester = new RuleTester();
 
-ruleTester.run('no-unguarded-path-join', rule, {
-  valid: [
-    // The checks run in a block under the same test as the block that uses the path (a pre-flight validation), and an
-    // optional argument is checked only when it is given.
-    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+/** The one report of a reject-first case, with the guard the suggestion writes (at `target`, under `ROOT`). */
+function guardSuggested(line: number, column: number, output: string) {
+  return [{ messageId: 'unguarded' as const, line, column, suggestions: [{ messageId: 'addGuard' as const, data: { name: 'target', root: 'ROOT' }, output }] }];
+}
+
+/** The start of the reject-first cases: a server, a runs root, the filesystem and path modules. */
+const REJECT_HEAD = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 const ROOT = '/srv/runs';
 const server = new McpServer({ name: 'x', version: '1' });
-server.tool('artifact', { action: z.enum(['list', 'download']), dest: z.string().optional() }, async ({ action, dest }) => {
+`;
+
+ruleTester.run('no-unguarded-path-join', rule, {
+  valid: [
+    // The checks run in a block under the same test as the block that uses the path (a pre-flight validation), and an
+    // optional argument is checked only when it is given.
+    REJECT_HEAD + `server.tool('artifact', { action: z.enum(['list', 'download']), dest: z.string().optional() }, async ({ action, dest }) => {
   if (action === 'download') {
     if (dest && (dest.includes('..') || path.isAbsolute(dest))) throw new Error('relative paths only');
   }
@@ -25,25 +33,13 @@ server.tool('artifact', { action: z.enum(['list', 'download']), dest: z.string()
 });`,
     // Reject-first checks on the raw argument: an `..` segment and an absolute path are both turned away before
     // the path is built (a helper predicate counts as the check it returns).
-    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-const ROOT = '/srv/runs';
-const server = new McpServer({ name: 'x', version: '1' });
-const badSegment = (p: string) => p.split(/[\\\\/]+/).some((s) => s === '.' || s === '..');
+    REJECT_HEAD + `const badSegment = (p: string) => p.split(/[\\\\/]+/).some((s) => s === '.' || s === '..');
 server.tool('read', { p: z.string() }, async ({ p }) => {
   if (badSegment(p) || path.isAbsolute(p)) throw new Error('relative paths only, no traversal');
   return { content: [{ type: 'text', text: readFileSync(path.resolve(ROOT, p), 'utf8') }] };
 });`,
     // A plain file name: every separator and the `..` name are rejected.
-    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-const ROOT = '/srv/runs';
-const server = new McpServer({ name: 'x', version: '1' });
-server.tool('save', { name: z.string() }, async ({ name }) => {
+    REJECT_HEAD + `server.tool('save', { name: z.string() }, async ({ name }) => {
   if (/[\\\\/]/.test(name) || name === '..') throw new Error('plain names only');
   writeFileSync(path.join(ROOT, name), 'x');
   return { content: [] };
@@ -201,13 +197,7 @@ export { config };`,
   invalid: [
     {
       // The checks run under one test and the use under another: `action` may be neither.
-      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-const ROOT = '/srv/runs';
-const server = new McpServer({ name: 'x', version: '1' });
-server.tool('artifact', { action: z.enum(['list', 'download']), dest: z.string() }, async ({ action, dest }) => {
+      code: REJECT_HEAD + `server.tool('artifact', { action: z.enum(['list', 'download']), dest: z.string() }, async ({ action, dest }) => {
   if (action === 'download') {
     if (dest.includes('..') || path.isAbsolute(dest)) throw new Error('relative paths only');
   }
@@ -216,22 +206,7 @@ server.tool('artifact', { action: z.enum(['list', 'download']), dest: z.string()
   }
   return { content: [] };
 });`,
-      errors: [
-        {
-          messageId: 'unguarded',
-          line: 12,
-          column: 19,
-          suggestions: [
-            {
-              messageId: 'addGuard',
-              data: { name: 'target', root: 'ROOT' },
-              output: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-const ROOT = '/srv/runs';
-const server = new McpServer({ name: 'x', version: '1' });
-server.tool('artifact', { action: z.enum(['list', 'download']), dest: z.string() }, async ({ action, dest }) => {
+      errors: guardSuggested(12, 19, REJECT_HEAD + `server.tool('artifact', { action: z.enum(['list', 'download']), dest: z.string() }, async ({ action, dest }) => {
   if (action === 'download') {
     if (dest.includes('..') || path.isAbsolute(dest)) throw new Error('relative paths only');
   }
@@ -241,171 +216,67 @@ server.tool('artifact', { action: z.enum(['list', 'download']), dest: z.string()
     writeFileSync(target, 'x');
   }
   return { content: [] };
-});`,
-            },
-          ],
-        },
-      ],
+});`),
     },
     {
       // Rejecting `..` alone lets an absolute path through path.resolve.
-      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-const ROOT = '/srv/runs';
-const server = new McpServer({ name: 'x', version: '1' });
-server.tool('read', { p: z.string() }, async ({ p }) => {
+      code: REJECT_HEAD + `server.tool('read', { p: z.string() }, async ({ p }) => {
   if (p.includes('..')) throw new Error('no traversal');
   return { content: [{ type: 'text', text: readFileSync(path.resolve(ROOT, p), 'utf8') }] };
 });`,
-      errors: [
-        {
-          messageId: 'unguarded',
-          line: 9,
-          column: 57,
-          suggestions: [
-            {
-              messageId: 'addGuard',
-              data: { name: 'target', root: 'ROOT' },
-              output: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-const ROOT = '/srv/runs';
-const server = new McpServer({ name: 'x', version: '1' });
-server.tool('read', { p: z.string() }, async ({ p }) => {
+      errors: guardSuggested(9, 57, REJECT_HEAD + `server.tool('read', { p: z.string() }, async ({ p }) => {
   if (p.includes('..')) throw new Error('no traversal');
   const target = path.resolve(ROOT, p);
   if (!target.startsWith(path.resolve(ROOT) + path.sep)) throw new Error('target is outside ROOT');
   return { content: [{ type: 'text', text: readFileSync(target, 'utf8') }] };
-});`,
-            },
-          ],
-        },
-      ],
+});`),
     },
     {
       // The `..` check only holds when another condition does too.
-      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-const ROOT = '/srv/runs';
-const server = new McpServer({ name: 'x', version: '1' });
-const strict = process.env.STRICT === '1';
+      code: REJECT_HEAD + `const strict = process.env.STRICT === '1';
 server.tool('read', { p: z.string() }, async ({ p }) => {
   if (p.includes('..') && strict) throw new Error('no traversal');
   if (path.isAbsolute(p)) throw new Error('relative paths only');
   return { content: [{ type: 'text', text: readFileSync(path.resolve(ROOT, p), 'utf8') }] };
 });`,
-      errors: [
-        {
-          messageId: 'unguarded',
-          line: 11,
-          column: 57,
-          suggestions: [
-            {
-              messageId: 'addGuard',
-              data: { name: 'target', root: 'ROOT' },
-              output: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-const ROOT = '/srv/runs';
-const server = new McpServer({ name: 'x', version: '1' });
-const strict = process.env.STRICT === '1';
+      errors: guardSuggested(11, 57, REJECT_HEAD + `const strict = process.env.STRICT === '1';
 server.tool('read', { p: z.string() }, async ({ p }) => {
   if (p.includes('..') && strict) throw new Error('no traversal');
   if (path.isAbsolute(p)) throw new Error('relative paths only');
   const target = path.resolve(ROOT, p);
   if (!target.startsWith(path.resolve(ROOT) + path.sep)) throw new Error('target is outside ROOT');
   return { content: [{ type: 'text', text: readFileSync(target, 'utf8') }] };
-});`,
-            },
-          ],
-        },
-      ],
+});`),
     },
     {
       // Rejecting separators keeps `..` itself, one level up.
-      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-const ROOT = '/srv/runs';
-const server = new McpServer({ name: 'x', version: '1' });
-server.tool('save', { name: z.string() }, async ({ name }) => {
+      code: REJECT_HEAD + `server.tool('save', { name: z.string() }, async ({ name }) => {
   if (/[\\\\/]/.test(name)) throw new Error('plain names only');
   writeFileSync(path.join(ROOT, name), 'x');
   return { content: [] };
 });`,
-      errors: [
-        {
-          messageId: 'unguarded',
-          line: 9,
-          column: 17,
-          suggestions: [
-            {
-              messageId: 'addGuard',
-              data: { name: 'target', root: 'ROOT' },
-              output: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-const ROOT = '/srv/runs';
-const server = new McpServer({ name: 'x', version: '1' });
-server.tool('save', { name: z.string() }, async ({ name }) => {
+      errors: guardSuggested(9, 17, REJECT_HEAD + `server.tool('save', { name: z.string() }, async ({ name }) => {
   if (/[\\\\/]/.test(name)) throw new Error('plain names only');
   const target = path.resolve(ROOT, name);
   if (!target.startsWith(path.resolve(ROOT) + path.sep)) throw new Error('target is outside ROOT');
   writeFileSync(target, 'x');
   return { content: [] };
-});`,
-            },
-          ],
-        },
-      ],
+});`),
     },
     {
       // Checked after the write: too late.
-      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-const ROOT = '/srv/runs';
-const server = new McpServer({ name: 'x', version: '1' });
-server.tool('save', { name: z.string() }, async ({ name }) => {
+      code: REJECT_HEAD + `server.tool('save', { name: z.string() }, async ({ name }) => {
   writeFileSync(path.join(ROOT, name), 'x');
   if (name.includes('..') || path.isAbsolute(name)) throw new Error('too late');
   return { content: [] };
 });`,
-      errors: [
-        {
-          messageId: 'unguarded',
-          line: 8,
-          column: 17,
-          suggestions: [
-            {
-              messageId: 'addGuard',
-              data: { name: 'target', root: 'ROOT' },
-              output: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-const ROOT = '/srv/runs';
-const server = new McpServer({ name: 'x', version: '1' });
-server.tool('save', { name: z.string() }, async ({ name }) => {
+      errors: guardSuggested(8, 17, REJECT_HEAD + `server.tool('save', { name: z.string() }, async ({ name }) => {
   const target = path.resolve(ROOT, name);
   if (!target.startsWith(path.resolve(ROOT) + path.sep)) throw new Error('target is outside ROOT');
   writeFileSync(target, 'x');
   if (name.includes('..') || path.isAbsolute(name)) throw new Error('too late');
   return { content: [] };
-});`,
-            },
-          ],
-        },
-      ],
+});`),
     },
     {
       // A path held in a const: the guard goes right after its declaration, and join becomes resolve.
