@@ -48,6 +48,17 @@ export function isPureMemo(model: ModuleModel, bindingKey: string): boolean {
   return known;
 }
 
+/**
+ * Whether a value evaluated where it stands takes nothing from any call: no parameter of its function, no `this`, no
+ * binding that code reassigns or fills (`Date.now()`, a constant, a start-up client's reply to a fixed question).
+ */
+export function independentOfCalls(model: ModuleModel, value: Node): boolean {
+  const fn = model.facts.ownerOf(value);
+  if (!fn) return false;
+  const s = sourcesOf(model, fn, value, 'value', [], 0, new Map());
+  return !s.impure && s.params.length === 0;
+}
+
 function computePureMemo(model: ModuleModel, accesses: readonly StateAccess[]): boolean {
   let sets = 0;
   for (const a of accesses) {

@@ -8,6 +8,21 @@ const server = new McpServer({ name: 't', version: '1' });
 
 ruleTester.run('no-cross-call-binding', rule, {
   valid: [
+    // A cache's timestamp written with its fill, read by the freshness test before it: the fill's bookkeeping, which
+    // no-first-caller-cache judges with the fill.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+declare function cliOutput(args: string[]): Promise<string>;
+let toolVersion: string | null = null;
+let toolVersionAt: number | null = null;
+async function cliVersion(zone: string): Promise<string | null> {
+  if (toolVersion && toolVersionAt && Date.now() - toolVersionAt < 300_000) return toolVersion;
+  toolVersion = (await cliOutput(['--version'])).trim();
+  toolVersionAt = Date.now();
+  return toolVersion;
+}
+const server = new McpServer({ name: 'cli', version: '1' });
+server.tool('supports_logs', { zone: z.string() }, async ({ zone }) => ({ content: [{ type: 'text', text: \`cli \${await cliVersion(zone)}\` }] }));`,
     // A setter on an instance made for this call, and a long-lived instance whose field only start-up code sets: the
     // same shapes as the setter cases below, with nothing that outlives a call written by one.
     `${header}class Workspace {
@@ -118,6 +133,40 @@ async function main() { transport = {}; }
 server.tool('t', {}, async () => ({ content: [] }));`,
   ],
   invalid: [
+    {
+      // The same timestamp slot, filled from the call.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+declare function cliOutput(args: string[]): Promise<string>;
+let toolVersion: string | null = null;
+let toolVersionAt: number | null = null;
+async function cliVersion(zone: string): Promise<string | null> {
+  if (toolVersion && toolVersionAt && Date.now() - toolVersionAt < 300_000) return toolVersion;
+  toolVersion = (await cliOutput(['--version'])).trim();
+  toolVersionAt = zone.length;
+  return toolVersion;
+}
+const server = new McpServer({ name: 'cli', version: '1' });
+server.tool('supports_logs', { zone: z.string() }, async ({ zone }) => ({ content: [{ type: 'text', text: \`cli \${await cliVersion(zone)}\` }] }));`,
+      errors: [{ messageId: 'crossCall', line: 9, column: 3 }],
+    },
+    {
+      // Written with a lazy fill, but read by another tool rather than by the fill's freshness test.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+declare function launch(): Promise<{ close(): Promise<void> }>;
+let browser: { close(): Promise<void> } | null = null;
+let launchedAt = 0;
+const server = new McpServer({ name: 'b', version: '1' });
+server.tool('open', async () => {
+  if (!browser) {
+    browser = await launch();
+    launchedAt = Date.now();
+  }
+  return { content: [] };
+});
+server.tool('status', async () => ({ content: [{ type: 'text', text: \`up since \${launchedAt}\` }] }));`,
+      errors: [{ messageId: 'crossCall', line: 9, column: 5 }],
+    },
     // A dispatch map assembled from others by spreading: each function serves the tool of its key.
     {
       code: `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
