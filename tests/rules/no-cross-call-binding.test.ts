@@ -6,11 +6,9 @@ const header = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.
 const server = new McpServer({ name: 't', version: '1' });
 `;
 
-ruleTester.run('no-cross-call-binding', rule, {
-  valid: [
-    // A cache's timestamp written with its fill, read by the freshness test before it: the fill's bookkeeping, which
-    // no-first-caller-cache judges with the fill.
-    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+/** A TTL cache of a CLI's version whose timestamp `fill` writes, beside the version's lazy fill. */
+function versionCache(fill: string): string {
+  return `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 declare function cliOutput(args: string[]): Promise<string>;
 let toolVersion: string | null = null;
@@ -18,11 +16,18 @@ let toolVersionAt: number | null = null;
 async function cliVersion(zone: string): Promise<string | null> {
   if (toolVersion && toolVersionAt && Date.now() - toolVersionAt < 300_000) return toolVersion;
   toolVersion = (await cliOutput(['--version'])).trim();
-  toolVersionAt = Date.now();
+  ${fill}
   return toolVersion;
 }
 const server = new McpServer({ name: 'cli', version: '1' });
-server.tool('supports_logs', { zone: z.string() }, async ({ zone }) => ({ content: [{ type: 'text', text: \`cli \${await cliVersion(zone)}\` }] }));`,
+server.tool('supports_logs', { zone: z.string() }, async ({ zone }) => ({ content: [{ type: 'text', text: \`cli \${await cliVersion(zone)}\` }] }));`;
+}
+
+ruleTester.run('no-cross-call-binding', rule, {
+  valid: [
+    // A cache's timestamp written with its fill, read by the freshness test before it: the fill's bookkeeping, which
+    // no-first-caller-cache judges with the fill.
+    versionCache('toolVersionAt = Date.now();'),
     // A setter on an instance made for this call, and a long-lived instance whose field only start-up code sets: the
     // same shapes as the setter cases below, with nothing that outlives a call written by one.
     `${header}class Workspace {
@@ -135,19 +140,7 @@ server.tool('t', {}, async () => ({ content: [] }));`,
   invalid: [
     {
       // The same timestamp slot, filled from the call.
-      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
-declare function cliOutput(args: string[]): Promise<string>;
-let toolVersion: string | null = null;
-let toolVersionAt: number | null = null;
-async function cliVersion(zone: string): Promise<string | null> {
-  if (toolVersion && toolVersionAt && Date.now() - toolVersionAt < 300_000) return toolVersion;
-  toolVersion = (await cliOutput(['--version'])).trim();
-  toolVersionAt = zone.length;
-  return toolVersion;
-}
-const server = new McpServer({ name: 'cli', version: '1' });
-server.tool('supports_logs', { zone: z.string() }, async ({ zone }) => ({ content: [{ type: 'text', text: \`cli \${await cliVersion(zone)}\` }] }));`,
+      code: versionCache('toolVersionAt = zone.length;'),
       errors: [{ messageId: 'crossCall', line: 9, column: 3 }],
     },
     {
