@@ -1,8 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { getModuleModel, isAnalysed } from '../src/analysis/door.js';
-import { independentOfCalls } from '../src/analysis/memo.js';
+import { isFillBookkeeping } from '../src/analysis/memo.js';
 import { describeHandler } from '../src/analysis/model.js';
-import type { StateAccess } from '../src/analysis/state.js';
 import { createRule } from '../src/util/create-rule.js';
 import { describeBinding, firstPerBindingAndHandler, handlerPhrase, lineOf } from '../src/util/describe.js';
 
@@ -12,28 +11,6 @@ export type MessageId = 'crossCall' | 'crossCallImported';
 function isReset(value: TSESTree.Node | undefined): boolean {
   if (!value) return false;
   return (value.type === AST_NODE_TYPES.Literal && value.value === null) || (value.type === AST_NODE_TYPES.Identifier && value.name === 'undefined');
-}
-
-/** The statement list a node's statement sits in (a function body or block), or null. */
-function blockOf(node: TSESTree.Node): TSESTree.Node | null {
-  let n: TSESTree.Node = node;
-  while (n.parent && n.parent.type !== AST_NODE_TYPES.BlockStatement && n.parent.type !== AST_NODE_TYPES.Program) n = n.parent;
-  return n.parent ?? null;
-}
-
-/**
- * A write that goes with another binding's lazy fill, in the same block, of a binding the fill's code reads before it
- * (`toolVersion = stdout; toolVersionAt = Date.now()` after `if (toolVersion && fresh(toolVersionAt)) return`): the
- * cache's own bookkeeping, which no-first-caller-cache judges with the fill.
- */
-function companionOfFill(model: ReturnType<typeof getModuleModel>, w: StateAccess): boolean {
-  const block = blockOf(w.node);
-  if (!block) return false;
-  const fn = model.facts.ownerOf(w.node);
-  const reads = model.accessesOf(w.binding.key).filter((a) => a.kind === 'read' && model.facts.ownerOf(a.node) === fn);
-  return model.stateAccesses().some(
-    (f) => f.kind === 'lazyInit' && f.binding.key !== w.binding.key && blockOf(f.node) === block && reads.some((r) => r.node.range[0] < f.node.range[0]),
-  );
 }
 
 function fromCaller(model: ReturnType<typeof getModuleModel>, value: TSESTree.Node | undefined): boolean {
@@ -74,7 +51,8 @@ export default createRule<Options, MessageId>({
           if (w.path.length === 0 && model.accessesOf(w.binding.key).some((a) => a.kind === 'lazyInit') && (isReset(w.value) || !fromCaller(model, w.value))) continue;
           // Emptying a binding (`= null`, `= undefined`) hands no caller's data to the next one: the write that fills it does.
           if (isReset(w.value)) continue;
-          if (w.value && independentOfCalls(model, w.value) && companionOfFill(model, w)) continue;
+          // A cache's own bookkeeping beside its lazy fill (`versionAt = Date.now()`): no-first-caller-cache judges the fill.
+          if (isFillBookkeeping(model, w)) continue;
           const { first: firstRead, other: otherRead } = model.readsOf(w);
           const writer = model.handlerOf(w.node);
           if (!firstRead) {

@@ -1,7 +1,8 @@
 // Memo tables whose entries are computed from their key alone: `cache.set(zone, await fetch(url(zone)))`. A second
 // caller who asks for the same key gets what it would have fetched itself, so the table carries nothing from one caller
 // to another. Anything else the stored value depends on (another argument, the request context, a credential, `this`, a
-// binding that handler code reassigns or fills) makes the entry one caller's, and the table an accumulator.
+// binding that handler code reassigns or fills) makes the entry one caller's, and the table an accumulator. The same
+// reading of a value's sources tells a cache's own bookkeeping (the time of its fill) from state a caller leaves.
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { isFunction, isInside, memberName, unwrap, walk, type FunctionNode, type Node } from './ast.js';
 import { cachedFor } from './cache.js';
@@ -57,6 +58,29 @@ export function independentOfCalls(model: ModuleModel, value: Node): boolean {
   if (!fn) return false;
   const s = sourcesOf(model, fn, value, 'value', [], 0, new Map());
   return !s.impure && s.params.length === 0;
+}
+
+/** The statement list a node's statement sits in (a function body or block), or null. */
+function blockOf(node: Node): Node | null {
+  let n: Node = node;
+  while (n.parent && n.parent.type !== AST_NODE_TYPES.BlockStatement && n.parent.type !== AST_NODE_TYPES.Program) n = n.parent;
+  return n.parent ?? null;
+}
+
+/**
+ * A write that goes with another binding's lazy fill, in the same block, of a binding the fill's code reads before it
+ * (`toolVersion = stdout; toolVersionAt = Date.now()` after `if (toolVersion && fresh(toolVersionAt)) return`), with a
+ * value that takes nothing from any call: the cache's own bookkeeping, which no-first-caller-cache judges with the fill.
+ */
+export function isFillBookkeeping(model: ModuleModel, w: StateAccess): boolean {
+  if ((w.kind !== 'assign' && w.kind !== 'fieldWrite') || !w.value || !independentOfCalls(model, w.value)) return false;
+  const block = blockOf(w.node);
+  if (!block) return false;
+  const fn = model.facts.ownerOf(w.node);
+  const reads = model.accessesOf(w.binding.key).filter((a) => a.kind === 'read' && model.facts.ownerOf(a.node) === fn);
+  return model.stateAccesses().some(
+    (f) => f.kind === 'lazyInit' && f.binding.key !== w.binding.key && blockOf(f.node) === block && reads.some((r) => r.node.range[0] < f.node.range[0]),
+  );
 }
 
 function computePureMemo(model: ModuleModel, accesses: readonly StateAccess[]): boolean {
