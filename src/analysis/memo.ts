@@ -8,7 +8,7 @@ import { isFunction, isInside, memberName, unwrap, walk, type FunctionNode, type
 import { cachedFor } from './cache.js';
 import type { ModuleModel } from './model.js';
 import type { Variable } from './module.js';
-import type { StateAccess } from './state.js';
+import { ARRAY_MUTATORS, COLLECTION_MUTATORS, type StateAccess } from './state.js';
 
 /** A parameter of the memoising function and the properties read from it (`args.path` → `args`, `['path']`). */
 interface Source {
@@ -227,8 +227,6 @@ function propertiesRead(id: Node): string[] {
   return out;
 }
 
-const MUTATORS = new Set(['set', 'add', 'push', 'unshift', 'splice', 'delete', 'clear', 'pop', 'shift', 'sort', 'reverse', 'fill', 'copyWithin']);
-
 /** Does any code change what the binding holds (`x.set(…)`, `x.push(…)`, `x.field = …`, `delete x[k]`)? */
 function mutatedAnywhere(v: Variable): boolean {
   return v.references.some((ref) => {
@@ -238,7 +236,7 @@ function mutatedAnywhere(v: Variable): boolean {
     const up = member.parent;
     if (up?.type === AST_NODE_TYPES.AssignmentExpression && up.left === member) return true;
     if (up?.type === AST_NODE_TYPES.UpdateExpression || (up?.type === AST_NODE_TYPES.UnaryExpression && up.operator === 'delete')) return true;
-    return up?.type === AST_NODE_TYPES.CallExpression && up.callee === member && MUTATORS.has(memberName(member) ?? '');
+    return up?.type === AST_NODE_TYPES.CallExpression && up.callee === member && (ARRAY_MUTATORS.has(memberName(member) ?? '') || COLLECTION_MUTATORS.has(memberName(member) ?? ''));
   });
 }
 

@@ -88,8 +88,8 @@ export function changePhrase(a: StateAccess, target = accessTarget(a)): string |
   }
 }
 
-const ARRAY_MUTATORS = new Set(['push', 'unshift', 'splice', 'pop', 'shift', 'sort', 'reverse', 'fill', 'copyWithin']);
-const COLLECTION_MUTATORS = new Set(['set', 'add', 'delete', 'clear']);
+export const ARRAY_MUTATORS = new Set(['push', 'unshift', 'splice', 'pop', 'shift', 'sort', 'reverse', 'fill', 'copyWithin']);
+export const COLLECTION_MUTATORS = new Set(['set', 'add', 'delete', 'clear']);
 const ACCESSORS = new Set(['get', 'at', 'find', 'findLast']);
 const KEYED_READS = new Set(['get', 'has']);
 const CACHE_CLASS = /(Map|Set|Cache|LRU|Lru)$/;
