@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, isFunction, isInside, memberName, memberPath, nameTable, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
+import { calleeName, functionDisplayName, isFunction, isInside, memberName, memberPath, nameTable, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
 import { findProcessGlobalWrites } from './globals.js';
 import type { ModuleFacts, Variable } from './module.js';
 import { callSitesOf, resolveValues, returnedExpressions } from './resolve.js';
@@ -16,6 +16,11 @@ export interface Route {
   fn: FunctionNode;
   /** `route \`GET /sse\``, `\`http.createServer\` request handler`, `\`onsessioninitialized\` callback`… */
   label: string;
+  /**
+   * How this module knows it runs per request: it hands it to an HTTP server, a router or a per-request builder
+   * ('registered'); it is a transport's session callback ('callback'); it hands its request to a transport ('inferred').
+   */
+  how: 'registered' | 'callback' | 'inferred';
 }
 
 export type WiringFinding =
@@ -70,6 +75,9 @@ export class Wiring {
   constructor(private readonly facts: ModuleFacts) {
     this.findRoutes();
     this.computeRegion();
+    // Functions that hand an HTTP request to a transport run per request even when the route that calls them is in
+    // another module; added after the routes this module shows, so code those reach keeps its route's name.
+    if (this.addRequestHandlers()) this.computeRegion();
   }
 
   /** The route whose code contains `node`, or null for start-up code. */
@@ -96,8 +104,8 @@ export class Wiring {
 
   // ---- what runs per request ----------------------------------------------------------------------------------
 
-  private addRoute(fn: FunctionNode, label: string): void {
-    if (!this.routes.some((r) => r.fn === fn)) this.routes.push({ fn, label });
+  private addRoute(fn: FunctionNode, label: string, how: Route['how'] = 'registered'): void {
+    if (!this.routes.some((r) => r.fn === fn)) this.routes.push({ fn, label, how });
   }
 
   private functionArgs(args: readonly Node[]): FunctionNode[] {
@@ -182,7 +190,7 @@ export class Wiring {
         if (p.type !== AST_NODE_TYPES.Property) continue;
         const key = propertyKeyName(p);
         if (key && SESSION_CALLBACKS.has(key)) {
-          for (const fn of this.functionArgs([p.value])) this.addRoute(fn, `\`${key}\` callback`);
+          for (const fn of this.functionArgs([p.value])) this.addRoute(fn, `\`${key}\` callback`, 'callback');
         }
       }
     }
@@ -225,6 +233,33 @@ export class Wiring {
     const imp = this.facts.imports.get(root.name);
     if (imp) return HTTP_MODULES.has(imp.source);
     return this.facts.variableOf(root) === null && (root.name === 'http' || root.name === 'https');
+  }
+
+  /**
+   * A function, outside every route this module shows, that hands its own two parameters to a transport
+   * (`transport.handleRequest(req, res, …)`, `transport.handlePostMessage(req, res)`): whoever calls it, it runs once
+   * per HTTP request. Named by the function (`request handler \`handleMcp\``).
+   */
+  private addRequestHandlers(): boolean {
+    const before = this.routes.length;
+    for (const call of this.facts.allCalls) {
+      if (call.type !== AST_NODE_TYPES.CallExpression || call.arguments.length < 2) continue;
+      const callee = unwrap(call.callee);
+      if (callee.type !== AST_NODE_TYPES.MemberExpression) continue;
+      const method = memberName(callee);
+      if (method !== 'handleRequest' && method !== 'handlePostMessage') continue;
+      const fn = this.facts.ownerOf(call);
+      if (!fn || this.routeOfFunction(fn)) continue;
+      const params = fn.params.map((p) => (p.type === AST_NODE_TYPES.Identifier ? this.facts.variableOf(p) : null));
+      const own = (a: Node) => {
+        const n = unwrap(a);
+        return n.type === AST_NODE_TYPES.Identifier && params.includes(this.facts.variableOf(n));
+      };
+      if (!own(call.arguments[0]) || !own(call.arguments[1])) continue;
+      const name = functionDisplayName(fn);
+      this.addRoute(fn, name ? `request handler \`${name}\`` : 'request handler', 'inferred');
+    }
+    return this.routes.length > before;
   }
 
   /** Every function a route runs: the route, the functions nested in it, and the same-module functions it calls. */
@@ -364,9 +399,11 @@ export class Wiring {
     if (!name) return 'unknown';
     let f: Node | undefined = m.parent;
     while (f && !(isFunction(f) && f.type !== AST_NODE_TYPES.ArrowFunctionExpression)) f = f.parent;
-    if (!f || this.region.has(f as FunctionNode)) return 'unknown';
+    if (!f) return 'unknown';
     const cls = classOf(f);
     if (!cls) return 'unknown';
+    // A method that itself runs per request: its `this` is made per request unless the instance shows it serves many.
+    if (this.region.has(f as FunctionNode) && !this.servesManyRequests(cls)) return 'unknown';
     for (const a of this.facts.assignments) {
       const left = unwrap(a.left);
       if (left.type === AST_NODE_TYPES.MemberExpression && unwrap(left.object).type === AST_NODE_TYPES.ThisExpression && memberName(left) === name && isInside(a, cls) && this.inRegion(a)) {
@@ -374,6 +411,28 @@ export class Wiring {
       }
     }
     return 'shared';
+  }
+
+  /**
+   * Whether one instance of a class is evidently kept for many requests: it registers a route itself (a route
+   * function inside the class body holds `this`), or it files transports by session id (`this.transports[id] = t`,
+   * `this.transports.set(id, t)`).
+   */
+  private servesManyRequests(cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression): boolean {
+    if (this.routes.some((r) => r.how === 'registered' && isInside(r.fn, cls))) return true;
+    const filed = (target: Node, value: Node) => {
+      const t = unwrap(target);
+      return t.type === AST_NODE_TYPES.MemberExpression && unwrap(t.object).type === AST_NODE_TYPES.ThisExpression && isInside(target, cls) && this.looksLikeTransport(value);
+    };
+    for (const a of this.facts.assignments) {
+      const left = unwrap(a.left);
+      if (left.type === AST_NODE_TYPES.MemberExpression && left.computed && staticString(left.property) === null && filed(left.object, a.right)) return true;
+    }
+    for (const call of this.facts.allCalls) {
+      const callee = unwrap(call.callee);
+      if (call.type === AST_NODE_TYPES.CallExpression && callee.type === AST_NODE_TYPES.MemberExpression && memberName(callee) === 'set' && call.arguments.length === 2 && filed(callee.object, call.arguments[1])) return true;
+    }
+    return false;
   }
 
   // ---- what is a server, what is a transport ---------------------------------------------------------------------

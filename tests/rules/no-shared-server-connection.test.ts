@@ -223,6 +223,29 @@ app.post('/mcp', async (req, res) => {
 });`,
     },
     {
+      name: 'a function that hands its request to a transport, with a server built per call: per request, and fresh',
+      code: `${v1}function buildServer() {
+  return new McpServer({ name: 'per-request', version: '1.0.0' });
+}
+export async function handleMcp(req: express.Request, res: express.Response) {
+  const server = buildServer();
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, req.body);
+}`,
+    },
+    {
+      name: 'a class method that hands its request to a transport, with nothing showing one instance serves many requests',
+      code: `${v1}export class Session {
+  private server = new McpServer({ name: 'per-session', version: '1.0.0' });
+  async handle(req: express.Request, res: express.Response) {
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    await this.server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  }
+}`,
+    },
+    {
       name: 'a module namespace named like a server: connect(factory, transport) builds a server per call',
       code: `${v1}import * as mcpServer from './mcp-server.js';
 import { backendFactory } from './backend.js';
@@ -492,6 +515,48 @@ new HttpFrontend().start();`,
   }
 }`,
       errors: [{ messageId: 'sharedServer', line: 15, column: 13, suggestions: null }],
+    },
+    {
+      name: 'a class that registers its own route and connects its one server field from the method the route calls',
+      code: `${v1}class McpFrontend {
+  private mcpServer: McpServer;
+  constructor() {
+    this.mcpServer = new McpServer({ name: 'frontend', version: '1.0.0' });
+    app.post('/mcp', (req, res) => this.handle(req, res));
+  }
+  async handle(req: express.Request, res: express.Response) {
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+    await this.mcpServer.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  }
+}`,
+      errors: [{ messageId: 'sharedServer', line: 16, column: 11, data: { server: 'this.mcpServer', route: 'route `POST /mcp`' } }],
+    },
+    {
+      name: 'a class routed from another module: its method hands each request to a new transport, filed by session id, all on one server field',
+      code: `${v1}export class SessionRouter {
+  private server = new McpServer({ name: 'router', version: '1.0.0' });
+  private transports = new Map<string, StreamableHTTPServerTransport>();
+  async handleRequest(req: express.Request, res: express.Response) {
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => { this.transports.set(id, transport); },
+    });
+    await this.server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  }
+}`,
+      errors: [{ messageId: 'sharedServer', line: 16, column: 11, data: { server: 'this.server', route: 'request handler `handleRequest`' } }],
+    },
+    {
+      name: 'an exported function, called by a route in another module, hands its request to a new transport on the one module-level server',
+      code: `${v1}const server = new McpServer({ name: 'stateless', version: '1.0.0' });
+export async function handleMcp(req: express.Request, res: express.Response) {
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, req.body);
+}`,
+      errors: [{ messageId: 'sharedServer', line: 11, column: 9, data: { server: 'server', route: 'request handler `handleMcp`' } }],
     },
     {
       name: 'connect inside onsessioninitialized',
