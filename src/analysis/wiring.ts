@@ -236,28 +236,58 @@ export class Wiring {
   }
 
   /**
-   * A function, outside every route this module shows, that hands its own two parameters to a transport
-   * (`transport.handleRequest(req, res, …)`, `transport.handlePostMessage(req, res)`): whoever calls it, it runs once
-   * per HTTP request. Named by the function (`request handler \`handleMcp\``).
+   * Functions, outside every route this module shows, that run once per request or session whoever calls them:
+   * - one that hands its own request and response to a transport (`transport.handleRequest(req, res, …)`,
+   *   `transport.handlePostMessage(req, res)`), or builds an SSE transport on its own response
+   *   (`new SSEServerTransport('/messages', res)`): once per HTTP request or connection;
+   * - one that files a transport it made under a computed key (`sessions[id] = transport`,
+   *   `transports.set(id, transport)`): once per session.
+   * Named by the function (`request handler \`handleMcp\``).
    */
   private addRequestHandlers(): boolean {
+    const facts = this.facts;
     const before = this.routes.length;
-    for (const call of this.facts.allCalls) {
-      if (call.type !== AST_NODE_TYPES.CallExpression || call.arguments.length < 2) continue;
-      const callee = unwrap(call.callee);
-      if (callee.type !== AST_NODE_TYPES.MemberExpression) continue;
-      const method = memberName(callee);
-      if (method !== 'handleRequest' && method !== 'handlePostMessage') continue;
-      const fn = this.facts.ownerOf(call);
-      if (!fn || this.routeOfFunction(fn)) continue;
-      const params = fn.params.map((p) => (p.type === AST_NODE_TYPES.Identifier ? this.facts.variableOf(p) : null));
-      const own = (a: Node) => {
-        const n = unwrap(a);
-        return n.type === AST_NODE_TYPES.Identifier && params.includes(this.facts.variableOf(n));
-      };
-      if (!own(call.arguments[0]) || !own(call.arguments[1])) continue;
+    const add = (fn: FunctionNode | null, what: string) => {
+      if (!fn || this.routeOfFunction(fn)) return;
       const name = functionDisplayName(fn);
-      this.addRoute(fn, name ? `request handler \`${name}\`` : 'request handler', 'inferred');
+      this.addRoute(fn, name ? `${what} \`${name}\`` : what, 'inferred');
+    };
+    const ownParam = (fn: FunctionNode, a: Node | undefined) => {
+      const n = a && unwrap(a);
+      if (n?.type !== AST_NODE_TYPES.Identifier) return false;
+      const v = facts.variableOf(n);
+      return !!v && v.defs.some((d) => d.type === 'Parameter' && d.node === fn);
+    };
+    // A transport this function made: `new …Transport(…)` here, or a local binding of one.
+    const madeIn = (fn: FunctionNode, value: Node) => {
+      const n = unwrap(value);
+      if (n.type === AST_NODE_TYPES.NewExpression) return this.looksLikeTransport(n) && facts.ownerOf(n) === fn;
+      if (n.type !== AST_NODE_TYPES.Identifier || !this.looksLikeTransport(n)) return false;
+      const v = facts.variableOf(n);
+      return !!v && v.defs.some((d) => d.type === 'Variable' && facts.ownerOf(d.node as Node) === fn);
+    };
+    for (const call of facts.allCalls) {
+      const callee = unwrap(call.callee);
+      if (call.type === AST_NODE_TYPES.NewExpression) {
+        const fn = facts.ownerOf(call);
+        if (fn && /^SSE\w*Transport$/.test(this.transportClass(call) ?? '') && ownParam(fn, call.arguments[1])) add(fn, 'connection handler');
+        continue;
+      }
+      if (callee.type !== AST_NODE_TYPES.MemberExpression || call.arguments.length < 2) continue;
+      const method = memberName(callee);
+      const fn = facts.ownerOf(call);
+      if (!fn) continue;
+      if (method === 'handleRequest' || method === 'handlePostMessage') {
+        if (ownParam(fn, call.arguments[0]) && ownParam(fn, call.arguments[1])) add(fn, 'request handler');
+      } else if (method === 'set' && call.arguments.length === 2 && staticString(call.arguments[0]) === null && madeIn(fn, call.arguments[1])) {
+        add(fn, 'session set-up');
+      }
+    }
+    for (const a of facts.assignments) {
+      const left = unwrap(a.left);
+      if (a.operator !== '=' || left.type !== AST_NODE_TYPES.MemberExpression || !left.computed || staticString(left.property) !== null) continue;
+      const fn = facts.ownerOf(a);
+      if (fn && madeIn(fn, a.right)) add(fn, 'session set-up');
     }
     return this.routes.length > before;
   }

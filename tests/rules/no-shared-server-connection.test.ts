@@ -246,6 +246,24 @@ export async function handleMcp(req: express.Request, res: express.Response) {
 }`,
     },
     {
+      name: 'an SSE connection handler and a session set-up in exported functions, each with a server of its own',
+      code: `${v1}const transports: Record<string, SSEServerTransport> = {};
+const sessions = new Map<string, StreamableHTTPServerTransport>();
+const buildServer = () => new McpServer({ name: 'per-session', version: '1.0.0' });
+export async function openSse(res: express.Response) {
+  const server = buildServer();
+  const transport = new SSEServerTransport('/messages', res);
+  transports[transport.sessionId] = transport;
+  await server.connect(transport);
+}
+export async function startSession(id: string) {
+  const server = buildServer();
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id });
+  sessions.set(id, transport);
+  await server.connect(transport);
+}`,
+    },
+    {
       name: 'a module namespace named like a server: connect(factory, transport) builds a server per call',
       code: `${v1}import * as mcpServer from './mcp-server.js';
 import { backendFactory } from './backend.js';
@@ -557,6 +575,32 @@ export async function handleMcp(req: express.Request, res: express.Response) {
   await transport.handleRequest(req, res, req.body);
 }`,
       errors: [{ messageId: 'sharedServer', line: 11, column: 9, data: { server: 'server', route: 'request handler `handleMcp`' } }],
+    },
+    {
+      name: 'a session manager that files each new transport by session id and reconnects its one server to it',
+      code: `${v1}export class SessionManager {
+  private sessions: Record<string, StreamableHTTPServerTransport> = {};
+  constructor(private readonly server: McpServer) {}
+  async getOrCreate(sessionId: string) {
+    if (this.sessions[sessionId]) return this.sessions[sessionId];
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => sessionId });
+    await this.server.connect(transport);
+    this.sessions[sessionId] = transport;
+    return transport;
+  }
+}`,
+      errors: [{ messageId: 'sharedServer', line: 14, column: 11, data: { server: 'this.server', route: 'session set-up `getOrCreate`' } }],
+    },
+    {
+      name: 'an exported SSE connection handler: a transport on its own response, connected to the one module-level server',
+      code: `${v1}const server = new McpServer({ name: 'sse', version: '1.0.0' });
+const transports: Record<string, SSEServerTransport> = {};
+export async function openSse(res: express.Response) {
+  const transport = new SSEServerTransport('/messages', res);
+  transports[transport.sessionId] = transport;
+  await server.connect(transport);
+}`,
+      errors: [{ messageId: 'sharedServer', line: 13, column: 9, data: { server: 'server', route: 'connection handler `openSse`' } }],
     },
     {
       name: 'connect inside onsessioninitialized',
