@@ -2,11 +2,12 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { getModuleModel, isAnalysed } from '../src/analysis/door.js';
 import { isFillBookkeeping } from '../src/analysis/memo.js';
 import { describeHandler } from '../src/analysis/model.js';
+import { requestWrites } from '../src/analysis/request-state.js';
 import { createRule } from '../src/util/create-rule.js';
 import { describeBinding, firstPerBindingAndHandler, handlerPhrase, lineOf } from '../src/util/describe.js';
 
 export type Options = [];
-export type MessageId = 'crossCall' | 'crossCallImported';
+export type MessageId = 'crossCall' | 'crossCallImported' | 'requestWrite';
 
 function isReset(value: TSESTree.Node | undefined): boolean {
   if (!value) return false;
@@ -32,6 +33,8 @@ export default createRule<Options, MessageId>({
         '{{binding}}; {{writer}} assigns `{{target}}` here, so whatever reads it later, in this call or another caller\'s, sees this caller\'s value. Pass it in the call\'s arguments and return it in the response, or key it by the caller\'s scope argument.',
       crossCall:
         '{{binding}}; {{writer}} assigns `{{target}}` here and {{reader}} reads it (line {{line}}), so one caller\'s value reaches another caller\'s call. Pass it in the call\'s arguments and return it in the response, or key it by the caller\'s scope argument.',
+      requestWrite:
+        '{{binding}}; the {{route}} runs once per request or connection and assigns `{{target}}` here, and {{reader}} reads it (line {{line}}), so a concurrent call reads whichever request or connection came last. Hand the value to the call instead (SDK handlers receive the request\'s auth as `extra.authInfo`), or build what holds it per request.',
     },
     schema: [],
   },
@@ -80,6 +83,26 @@ export default createRule<Options, MessageId>({
               reader: reader && writer && reader.registration === writer.registration && reader.routedName === writer.routedName ? 'its next call' : reader ? describeHandler(reader) : 'handler code',
               target: w.path.length ? `${w.binding.name}.${w.path.join('.')}` : w.binding.name,
               line: String(lineOf(other.node)),
+            },
+          });
+        }
+        // Per-request HTTP code (a route, middleware, a session callback) that stores the request's value where
+        // handler code reads it: one report per binding and route.
+        const seen = new Set<string>();
+        for (const { write, route, read } of requestWrites(model)) {
+          const key = `${write.binding.key}\u0000${route.fn.range[0]}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          const reader = model.handlerOf(read.node);
+          context.report({
+            node: write.node,
+            messageId: 'requestWrite',
+            data: {
+              binding: describeBinding(write.binding),
+              route: route.label,
+              reader: reader ? describeHandler(reader) : 'handler code',
+              target: write.path.length ? `${write.binding.name}.${write.path.join('.')}` : write.binding.name,
+              line: String(lineOf(read.node)),
             },
           });
         }

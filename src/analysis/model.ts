@@ -188,18 +188,24 @@ export class ModuleModel {
     if (!this.stateAccessList) {
       // Nothing serves a call here: no use of state can be handler code.
       if (this.reached.size === 0) return (this.stateAccessList = []);
-      this.stateAccessList = this.facts.budget.phase('state', () =>
-        collectStateAccesses(this.facts, {
-          isHandlerCode: (n) => this.isHandlerCode(n),
-          classLongLived: (c) => this.classLifetime(c),
-          perConnection: (fn) => this.perConnection(fn),
-          callEffects: (call) => this.crossModuleEffects(call),
-          argumentMutated: (call, index) => this.argumentMutated(call, index),
-          longLivedParams: (fn) => (this.reached.has(fn) ? this.links.longLivedParams(fn.range[0]) : []),
-        }),
-      );
+      this.stateAccessList = this.facts.budget.phase('state', () => this.accessesIn((n) => this.isHandlerCode(n)));
     }
     return this.stateAccessList;
+  }
+
+  /**
+   * Every use of long-lived state in the code `isCode` names, judged as handler code is (which bindings outlive a
+   * call, what a use does): for code that runs per request without serving a call, such as an HTTP route.
+   */
+  accessesIn(isCode: (node: Node) => boolean): StateAccess[] {
+    return collectStateAccesses(this.facts, {
+      isHandlerCode: isCode,
+      classLongLived: (c) => this.classLifetime(c),
+      perConnection: (fn) => this.perConnection(fn),
+      callEffects: (call) => this.crossModuleEffects(call),
+      argumentMutated: (call, index) => this.argumentMutated(call, index),
+      longLivedParams: (fn) => (this.reached.has(fn) ? this.links.longLivedParams(fn.range[0]) : []),
+    });
   }
 
   /** The state accesses of one binding (indexed once, so rules stay linear). */

@@ -23,8 +23,53 @@ const server = new McpServer({ name: 'cli', version: '1' });
 server.tool('supports_logs', { zone: z.string() }, async ({ zone }) => ({ content: [{ type: 'text', text: \`cli \${await cliVersion(zone)}\` }] }));`;
 }
 
+/**
+ * An express server that builds an MCP server per request; `route` is the body of `POST /mcp` before the transport
+ * (line 15 onwards), `tool` the body of a tool's handler (line 10), `top` declarations at line 6.
+ */
+function perRequestServer(top: string, tool: string, route: string): string {
+  return `import express from 'express';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+declare function callApi(path: string, token?: string): Promise<string>;
+const app = express();
+${top}
+function createServer() {
+  const server = new McpServer({ name: 'api', version: '1.0.0' });
+  server.tool('whoami', {}, async () => {
+    ${tool}
+  });
+  return server;
+}
+app.post('/mcp', async (req, res) => {
+  ${route}
+  const server = createServer();
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, req.body);
+});`;
+}
+
 ruleTester.run('no-cross-call-binding', rule, {
   valid: [
+    // Per-request HTTP code that writes what handler code reads, but carries no request's value: a timestamp, emptying
+    // the binding, a lazily filled client (no-first-caller-cache's), a local of the route, a routing map.
+    perRequestServer('let lastSeen = 0;', "return { content: [{ type: 'text', text: String(lastSeen) }] };", 'lastSeen = Date.now();'),
+    perRequestServer(
+      'let token: string | undefined;',
+      "return { content: [{ type: 'text', text: await callApi('/me', token) }] };",
+      "token = undefined;",
+    ),
+    perRequestServer(
+      'let apiKey: string | undefined;',
+      "return { content: [{ type: 'text', text: await callApi('/me', apiKey) }] };",
+      'if (!apiKey) apiKey = process.env.API_KEY;',
+    ),
+    perRequestServer(
+      "const routes: Record<string, string> = {};",
+      "return { content: [{ type: 'text', text: Object.keys(routes).join(',') }] };",
+      "const token = req.headers.authorization;\n  routes[String(req.ip)] = 'seen';\n  void token;",
+    ),
     // A cache's timestamp written with its fill, read by the freshness test before it: the fill's bookkeeping, which
     // no-first-caller-cache judges with the fill.
     versionCache('toolVersionAt = Date.now();'),
@@ -138,6 +183,58 @@ async function main() { transport = {}; }
 server.tool('t', {}, async () => ({ content: [] }));`,
   ],
   invalid: [
+    {
+      name: 'a websocket connection listener keeps the newest socket where every tool call sends',
+      code: `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { WebSocketServer, type WebSocket } from 'ws';
+export function createBridgeServer() {
+  const bridge: { socket?: WebSocket } = {};
+  const wss = new WebSocketServer({ port: 9009 });
+  wss.on('connection', (socket) => {
+    bridge.socket = socket;
+  });
+  const server = new Server({ name: 'bridge', version: '1' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    bridge.socket?.send(JSON.stringify(request.params));
+    return { content: [] };
+  });
+  return server;
+}`,
+      errors: [{ messageId: 'requestWrite', line: 8, column: 5, data: { binding: '`bridge` lives in `createBridgeServer()`, shared by every call on this server instance', route: '`connection` listener', target: 'bridge.socket', reader: 'the tools/call handler', line: '12' } }],
+    },
+    {
+      name: 'a session callback records the newest session as the current one, which a tool reads',
+      code: perRequestServer(
+        'let activeSession: string | undefined;',
+        "return { content: [{ type: 'text', text: String(activeSession) }] };",
+        "const t = new StreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID(), onsessioninitialized: (id) => { activeSession = id; } });\n  void t;",
+      ),
+      errors: [{ messageId: 'requestWrite', line: 15, column: 128, data: { binding: '`activeSession` is module-level, shared by every caller', route: '`onsessioninitialized` callback', target: 'activeSession', reader: "tool 'whoami'", line: '10' } }],
+    },
+    {
+      name: 'a route stores each request\'s bearer token in a module binding that a tool reads',
+      code: perRequestServer(
+        'let currentToken: string | undefined;',
+        "return { content: [{ type: 'text', text: await callApi('/me', currentToken) }] };",
+        "currentToken = req.headers.authorization?.replace('Bearer ', '');",
+      ),
+      errors: [{ messageId: 'requestWrite', line: 15, column: 3, data: { binding: '`currentToken` is module-level, shared by every caller', route: 'route `POST /mcp`', target: 'currentToken', reader: "tool 'whoami'", line: '10' } }],
+    },
+    {
+      name: 'a route hands each request\'s token to a setter of one long-lived client that a tool\'s call uses',
+      code: perRequestServer(
+        `class ApiClient {
+  private token = '';
+  setToken(t: string) { this.token = t; }
+  get(path: string) { return callApi(path, this.token); }
+}
+const api = new ApiClient();`,
+        "return { content: [{ type: 'text', text: await api.get('/me') }] };",
+        "api.setToken(String(req.headers.authorization));",
+      ),
+      errors: [{ messageId: 'requestWrite', line: 8, column: 25, data: { binding: '`this.token` belongs to the one long-lived `ApiClient` instance, shared by every caller', route: 'route `POST /mcp`', target: 'this.token', reader: "tool 'whoami'", line: '9' } }],
+    },
     {
       // The same timestamp slot, filled from the call.
       code: versionCache('toolVersionAt = zone.length;'),
