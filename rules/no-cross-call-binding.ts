@@ -1,18 +1,14 @@
-import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import type { TSESTree } from '@typescript-eslint/utils';
 import { getModuleModel, isAnalysed } from '../src/analysis/door.js';
 import { isFillBookkeeping } from '../src/analysis/memo.js';
 import { describeHandler } from '../src/analysis/model.js';
 import { requestWrites } from '../src/analysis/request-state.js';
+import { isReset } from '../src/analysis/state.js';
 import { createRule } from '../src/util/create-rule.js';
 import { describeBinding, firstPerBindingAndHandler, handlerPhrase, lineOf } from '../src/util/describe.js';
 
 export type Options = [];
 export type MessageId = 'crossCall' | 'crossCallImported' | 'requestWrite';
-
-function isReset(value: TSESTree.Node | undefined): boolean {
-  if (!value) return false;
-  return (value.type === AST_NODE_TYPES.Literal && value.value === null) || (value.type === AST_NODE_TYPES.Identifier && value.name === 'undefined');
-}
 
 function fromCaller(model: ReturnType<typeof getModuleModel>, value: TSESTree.Node | undefined): boolean {
   if (!value) return false;

@@ -1,11 +1,10 @@
 // Long-lived state that per-request HTTP code writes and handler code reads: the route (or middleware, or a
 // transport's session callback) stores one request's value, such as its bearer token, in a binding every call shares,
 // and a concurrent call's handler reads whichever request came last.
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { Node } from './ast.js';
 import { independentOfCalls } from './memo.js';
 import type { ModuleModel } from './model.js';
-import type { StateAccess } from './state.js';
+import { isReset, type StateAccess } from './state.js';
 import { getWiring, type Route } from './wiring.js';
 
 export interface RequestWrite {
@@ -18,11 +17,6 @@ export interface RequestWrite {
 }
 
 const cache = new WeakMap<ModuleModel, readonly RequestWrite[]>();
-
-function isReset(value: Node | undefined): boolean {
-  if (!value) return false;
-  return (value.type === AST_NODE_TYPES.Literal && value.value === null) || (value.type === AST_NODE_TYPES.Identifier && value.name === 'undefined');
-}
 
 /**
  * Writes (`token = …`, `client.token = …`, through a method of a long-lived object) made by per-request code outside

@@ -88,6 +88,12 @@ export function changePhrase(a: StateAccess, target = accessTarget(a)): string |
   }
 }
 
+/** Emptying a binding (`= null`, `= undefined`): hands no caller's data to the next one. */
+export function isReset(value: Node | undefined): boolean {
+  if (!value) return false;
+  return (value.type === AST_NODE_TYPES.Literal && value.value === null) || (value.type === AST_NODE_TYPES.Identifier && value.name === 'undefined');
+}
+
 export const ARRAY_MUTATORS = new Set(['push', 'unshift', 'splice', 'pop', 'shift', 'sort', 'reverse', 'fill', 'copyWithin']);
 export const COLLECTION_MUTATORS = new Set(['set', 'add', 'delete', 'clear']);
 const ACCESSORS = new Set(['get', 'at', 'find', 'findLast']);
