@@ -276,20 +276,32 @@ export class Wiring {
       if (callee.type !== AST_NODE_TYPES.MemberExpression || call.arguments.length < 2) continue;
       const method = memberName(callee);
       const fn = facts.ownerOf(call);
-      if (!fn) continue;
-      if (method === 'handleRequest' || method === 'handlePostMessage') {
-        if (ownParam(fn, call.arguments[0]) && ownParam(fn, call.arguments[1])) add(fn, 'request handler');
-      } else if (method === 'set' && call.arguments.length === 2 && staticString(call.arguments[0]) === null && madeIn(fn, call.arguments[1])) {
-        add(fn, 'session set-up');
-      }
+      if (fn && (method === 'handleRequest' || method === 'handlePostMessage') && ownParam(fn, call.arguments[0]) && ownParam(fn, call.arguments[1])) add(fn, 'request handler');
     }
-    for (const a of facts.assignments) {
-      const left = unwrap(a.left);
-      if (a.operator !== '=' || left.type !== AST_NODE_TYPES.MemberExpression || !left.computed || staticString(left.property) !== null) continue;
-      const fn = facts.ownerOf(a);
-      if (fn && madeIn(fn, a.right)) add(fn, 'session set-up');
+    for (const f of this.keyedFilings()) {
+      const fn = facts.ownerOf(f.at);
+      if (fn && madeIn(fn, f.value)) add(fn, 'session set-up');
     }
     return this.routes.length > before;
+  }
+
+  private filings: { at: Node; container: Node; value: Node }[] | null = null;
+
+  /** Values filed under a computed key: `container[k] = value`, `container.set(k, value)` (computed once). */
+  private keyedFilings(): readonly { at: Node; container: Node; value: Node }[] {
+    if (this.filings) return this.filings;
+    const out: { at: Node; container: Node; value: Node }[] = [];
+    for (const a of this.facts.assignments) {
+      const left = unwrap(a.left);
+      if (a.operator === '=' && left.type === AST_NODE_TYPES.MemberExpression && left.computed && staticString(left.property) === null) out.push({ at: a, container: left.object, value: a.right });
+    }
+    for (const call of this.facts.allCalls) {
+      const callee = unwrap(call.callee);
+      if (call.type === AST_NODE_TYPES.CallExpression && callee.type === AST_NODE_TYPES.MemberExpression && memberName(callee) === 'set' && call.arguments.length === 2 && staticString(call.arguments[0]) === null) {
+        out.push({ at: call, container: callee.object, value: call.arguments[1] });
+      }
+    }
+    return (this.filings = out);
   }
 
   /** Every function a route runs: the route, the functions nested in it, and the same-module functions it calls. */
@@ -450,19 +462,10 @@ export class Wiring {
    */
   private servesManyRequests(cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression): boolean {
     if (this.routes.some((r) => r.how === 'registered' && isInside(r.fn, cls))) return true;
-    const filed = (target: Node, value: Node) => {
-      const t = unwrap(target);
-      return t.type === AST_NODE_TYPES.MemberExpression && unwrap(t.object).type === AST_NODE_TYPES.ThisExpression && isInside(target, cls) && this.looksLikeTransport(value);
-    };
-    for (const a of this.facts.assignments) {
-      const left = unwrap(a.left);
-      if (left.type === AST_NODE_TYPES.MemberExpression && left.computed && staticString(left.property) === null && filed(left.object, a.right)) return true;
-    }
-    for (const call of this.facts.allCalls) {
-      const callee = unwrap(call.callee);
-      if (call.type === AST_NODE_TYPES.CallExpression && callee.type === AST_NODE_TYPES.MemberExpression && memberName(callee) === 'set' && call.arguments.length === 2 && filed(callee.object, call.arguments[1])) return true;
-    }
-    return false;
+    return this.keyedFilings().some(({ container, value }) => {
+      const c = unwrap(container);
+      return c.type === AST_NODE_TYPES.MemberExpression && unwrap(c.object).type === AST_NODE_TYPES.ThisExpression && isInside(c, cls) && this.looksLikeTransport(value);
+    });
   }
 
   // ---- what is a server, what is a transport ---------------------------------------------------------------------
