@@ -7,7 +7,7 @@ import { routedLabel } from './dispatch.js';
 import { isRelativeSource, type ModuleFacts } from './module.js';
 import { callSitesOf, classMember, constructionsOf, enclosingClass, inStaticMethodOf, propertyOf, resolveValues, type ClassNode, type Value } from './resolve.js';
 import type { McpSettings } from './settings.js';
-import { collectStateAccesses, methodFieldEffects, parameterMutated, seesOnlyOwnWrite, type FieldEffect, type StateAccess } from './state.js';
+import { collectStateAccesses, methodFieldEffects, parameterMutated, seesOnlyOwnWrite, type ContainerKind, type FieldEffect, type StateAccess } from './state.js';
 import { ValueOrigins } from './values.js';
 import { getWiring } from './wiring.js';
 
@@ -203,7 +203,7 @@ export class ModuleModel {
       classLongLived: (c) => this.classLifetime(c),
       perConnection: (fn) => this.perConnection(fn),
       callEffects: (call) => this.crossModuleEffects(call),
-      argumentMutated: (call, index) => this.argumentMutated(call, index),
+      argumentMutated: (call, index, container) => this.argumentMutated(call, index, container),
       longLivedParams: (fn) => (this.reached.has(fn) ? this.links.longLivedParams(fn.range[0]) : []),
     });
   }
@@ -534,20 +534,20 @@ export class ModuleModel {
 
   private readonly paramMutationMemo = new Map<string, boolean>();
 
-  /** Does this function change (push into, set a field of…) what it receives as its `index`th parameter? */
-  paramMutated(fn: FunctionNode, index: number): boolean {
-    const key = `${fn.range[0]}:${index}`;
+  /** Does this function change (push into, set a field of…) what it receives as its `index`th parameter (a `container`)? */
+  paramMutated(fn: FunctionNode, index: number, container: ContainerKind): boolean {
+    const key = `${fn.range[0]}:${index}:${container}`;
     const known = this.paramMutationMemo.get(key);
     if (known !== undefined) return known;
     this.paramMutationMemo.set(key, false);
-    const result = parameterMutated(this.facts, fn, index, (call, i) => this.argumentMutated(call, i));
+    const result = parameterMutated(this.facts, fn, index, container, (call, i, c) => this.argumentMutated(call, i, c));
     this.paramMutationMemo.set(key, result);
     return result;
   }
 
   /** Does a call change what it is given as its `index`th argument (the callee's body in this module or another)? */
-  argumentMutated(call: TSESTree.CallExpression, index: number): boolean {
-    return this.calleesOf(call).some(({ fn, model }) => model.paramMutated(fn, index));
+  argumentMutated(call: TSESTree.CallExpression, index: number, container: ContainerKind): boolean {
+    return this.calleesOf(call).some(({ fn, model }) => model.paramMutated(fn, index, container));
   }
 
   /** Call sites of a function in this module (for following values into helpers). */

@@ -163,8 +163,8 @@ export interface StateHooks {
   /** Does this function run once per connection (its bindings belong to one caller)? */
   perConnection(fn: FunctionNode): boolean;
   callEffects: CallEffects;
-  /** Does this call change what it is given as its `index`th argument? */
-  argumentMutated(call: TSESTree.CallExpression, index: number): boolean;
+  /** Does this call change what it is given as its `index`th argument (a container of this kind)? */
+  argumentMutated(call: TSESTree.CallExpression, index: number, container: ContainerKind): boolean;
   /** Parameters of a handler-code function that another module hands a process-wide object. */
   longLivedParams(fn: FunctionNode): readonly { index: number; name: string; from: string }[];
 }
@@ -370,7 +370,8 @@ export interface FieldEffect {
 }
 
 /** Containers whose hand-over to a mutating function is reported at the call (instances report in their methods). */
-const HANDED_CONTAINERS = new Set<ContainerKind>(['object', 'array', 'map', 'set']);
+// A store class we cannot see (`new NoteStore()` from another module) counts: its `put`/`set` calls change it wherever it is handed.
+const HANDED_CONTAINERS = new Set<ContainerKind>(['object', 'array', 'map', 'set', 'store']);
 
 const NO_CALL_HOOKS: Pick<StateHooks, 'callEffects' | 'argumentMutated'> = { callEffects: () => null, argumentMutated: () => false };
 
@@ -484,7 +485,7 @@ function classifyUseWith(
     // pushes into state.logs): the call is where this caller's data goes into the shared container.
     if (p.type === AST_NODE_TYPES.CallExpression && p.callee !== cur && path.length === 0 && !viaAlias && HANDED_CONTAINERS.has(binding.container)) {
       const index = p.arguments.indexOf(cur as TSESTree.CallExpressionArgument);
-      if (index >= 0 && hooks.argumentMutated(p, index)) {
+      if (index >= 0 && hooks.argumentMutated(p, index, binding.container)) {
         const name = calleeName(p.callee) ?? 'a function';
         out.push({ binding, kind: 'mutate', node: p, path, method: name, handedTo: name, keys, value: p.arguments[index] });
         return;
@@ -799,15 +800,16 @@ function isExported(facts: ModuleFacts, decl: TSESTree.VariableDeclarator, name:
 
 /**
  * Does a function change what it receives as its `index`th parameter: push into it, set its fields, hand it to another
- * function that does (`argumentMutated`)? Assigning the parameter itself only rebinds a local.
+ * function that does (`argumentMutated`)? Assigning the parameter itself only rebinds a local. `container` is what the
+ * caller hands over: `m.set(k, v)` changes a Map it is given, not an object.
  */
-export function parameterMutated(facts: ModuleFacts, fn: FunctionNode, index: number, argumentMutated: StateHooks['argumentMutated']): boolean {
+export function parameterMutated(facts: ModuleFacts, fn: FunctionNode, index: number, container: ContainerKind, argumentMutated: StateHooks['argumentMutated']): boolean {
   const param = fn.params[index];
   const id = param?.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
   if (!id || id.type !== AST_NODE_TYPES.Identifier) return false;
   const v = facts.variableOf(id);
   if (!v) return false;
-  const binding: StateBinding = { key: 'param', name: id.name, scope: 'module', container: 'object', decl: id, factory: null };
+  const binding: StateBinding = { key: 'param', name: id.name, scope: 'module', container, decl: id, factory: null };
   const uses: StateAccess[] = [];
   for (const ref of v.references) {
     if (ref.init) continue;

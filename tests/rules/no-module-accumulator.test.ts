@@ -58,6 +58,21 @@ server.tool('zone_info', { zone: z.string(), region: z.string() }, async ({ zone
 
 ruleTester.run('no-module-accumulator', rule, {
   valid: [
+    // Handed to a helper that only reads it: nothing of the caller's goes into the Map.
+    `${header}const units = new Map<string, number>([['km', 1000]]);
+function factor(m: Map<string, number>, u: string) { return m.get(u) ?? 1; }
+server.tool('convert', {}, async ({ v, u }: { v: number; u: string }) => ({ content: [{ type: 'text', text: String(v * factor(units, u)) }] }));`,
+    // A Map made per call and handed to a helper that fills it: the call's own data.
+    `${header}function addNote(m: Map<string, string>, id: string, text: string) { m.set(id, text); }
+server.tool('one', {}, async ({ id, text }: { id: string; text: string }) => {
+  const notes = new Map<string, string>();
+  addNote(notes, id, text);
+  return { content: [{ type: 'text', text: [...notes.values()].join() }] };
+});`,
+    // A store made per call (a class we cannot see), handed to a helper that fills it.
+    `${header}import { TaskStore } from './tasks.js';
+function addTask(t: TaskStore, id: string) { t.put(id, id); }
+server.tool('one', {}, async ({ id }: { id: string }) => { const t = new TaskStore(); addTask(t, id); return { content: [{ type: 'text', text: t.dump() }] }; });`,
     // Keyed by the property the entry is computed from, through an alias.
     `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -409,6 +424,32 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
   }
 });`,
       errors: [{ messageId: 'accumulator', line: 5, column: 28 }],
+    },
+    {
+      // A module-level Map handed to a helper that files the caller's entry in it (`m.set`): the call is the crossing.
+      code: `${header}const notes = new Map<string, string>();
+function addNote(m: Map<string, string>, id: string, text: string) { m.set(id, text); }
+server.tool('add', {}, async ({ id, text }: { id: string; text: string }) => {
+  addNote(notes, id, text);
+  return { content: [] };
+});`,
+      errors: [{ messageId: 'accumulator', line: 6, column: 3 }],
+    },
+    {
+      // A store made once per server (a class we cannot see) handed to handlers looked up in a table.
+      code: `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { TaskStore } from './tasks.js';
+async function addTask(args: { id: string; title: string }, tasks: TaskStore) { tasks.put(args.id, args.title); return { content: [] }; }
+async function listTasks(_args: unknown, tasks: TaskStore) { return { content: [{ type: 'text', text: tasks.dump() }] }; }
+const table: Record<string, (a: any, t: TaskStore) => Promise<unknown>> = { add_task: addTask, list_tasks: listTasks };
+export function createServer() {
+  const tasks = new TaskStore();
+  const server = new Server({ name: 't', version: '1' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(CallToolRequestSchema, async ({ params }) => table[params.name](params.arguments, tasks));
+  return server;
+}`,
+      errors: [{ messageId: 'accumulator', line: 10, column: 73 }],
     },
     {
       // fastmcp execute, factory scope.
