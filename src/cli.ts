@@ -16,7 +16,7 @@ Lints MCP server source for statelessness hazards with the plugin's recommended 
 Options:
   --strict               use the strict config (for servers that will register as shared)
   --type-checked         whole-server analysis across files (recommended-type-checked / strict-type-checked);
-                         needs a tsconfig.json that includes the linted TypeScript files
+                         reads the nearest tsconfig.json; files it does not include are linted one file at a time
   --config <file>        use this flat config file instead (the project's own config)
   -f, --format <name>    stylish (default), json, sarif (needs @microsoft/eslint-formatter-sarif), or any ESLint
                          formatter: a built-in name or an installed eslint-formatter-<name> package (gitlab…)
@@ -144,6 +144,11 @@ async function lint(
   const formatter = await loadFormat(eslint, format, lintRoot(paths.map((p) => path.resolve(p))));
   let results = await eslint.lintFiles(paths.map((p) => path.resolve(p)));
   if (!values.config) results = results.map(withoutForeignRuleErrors);
+  if (eslint.lintedAlone.length > 0) {
+    const n = eslint.lintedAlone.length;
+    const first = path.relative(process.cwd(), eslint.lintedAlone[0]) || eslint.lintedAlone[0];
+    err.write(`mcp-stateless: ${n} file(s) that no tsconfig.json includes (${first}${n > 1 ? ', …' : ''}) were linted one file at a time, without whole-server analysis\n`);
+  }
   const shown = quiet ? ESLint.getErrorResults(results) : results;
   const text = await formatter(shown);
   if (outputFile !== undefined) {

@@ -121,11 +121,31 @@ export function oneLine(message: string): string {
   return text.replace(new RegExp(`^${PREFIX}: `), '');
 }
 
-/** An ESLint whose lint errors (bad options, bad settings, a crash in a rule) carry one complete line. */
+/** typescript-eslint's parse error for a file that no tsconfig.json of the project includes. */
+const OUTSIDE_PROGRAM = /was not found by the project service/;
+
+/**
+ * An ESLint whose lint errors (bad options, bad settings, a crash in a rule) carry one complete line. With the
+ * type-checked zero config, files that no tsconfig.json includes (a `vitest.config.ts`, tests outside `src/`) cannot
+ * get type information: they are linted again one file at a time (`alone`), and `lintedAlone` lists them, instead of
+ * each failing the run with a parse error.
+ */
 class SessionESLint extends ESLint {
+  lintedAlone: string[] = [];
+  constructor(
+    options: ESLint.Options,
+    private readonly alone?: () => ESLint,
+  ) {
+    super(options);
+  }
   override async lintFiles(patterns: string | string[]): Promise<ESLint.LintResult[]> {
     try {
-      return await super.lintFiles(patterns);
+      const results = await super.lintFiles(patterns);
+      const outside = this.alone ? results.filter((r) => r.messages.length === 1 && r.messages[0].fatal && OUTSIDE_PROGRAM.test(r.messages[0].message)) : [];
+      if (outside.length === 0) return results;
+      const again = new Map((await this.alone!().lintFiles(outside.map((r) => r.filePath))).map((r) => [r.filePath, r]));
+      this.lintedAlone = outside.map((r) => r.filePath);
+      return results.map((r) => again.get(r.filePath) ?? r);
     } catch (e) {
       throw new Error(oneLine(e instanceof Error ? e.message : String(e)), { cause: e });
     }
@@ -140,13 +160,17 @@ export function createESLint(
   paths: string[],
   options: { strict?: boolean; typeChecked?: boolean; config?: string; overrideConfig?: Linter.Config[]; quiet?: boolean },
   extra: Linter.Config[] = [],
-): ESLint {
+): ESLint & { lintedAlone: string[] } {
   const cwd = lintRoot(paths.map((p) => path.resolve(p)));
   // --quiet, as ESLint does it: rules set to "warn" are not run at all.
   const ruleFilter = options.quiet ? ({ severity }: { severity: number }) => severity === 2 : undefined;
   if (options.config) return new SessionESLint({ cwd, overrideConfigFile: path.resolve(options.config), overrideConfig: extra, ruleFilter });
   const base = options.overrideConfig ?? zeroConfig(!!options.strict, !!options.typeChecked, cwd);
-  return new SessionESLint({ cwd, overrideConfigFile: true, overrideConfig: [...base, ...extra], ruleFilter });
+  const alone =
+    !options.overrideConfig && options.typeChecked
+      ? () => new SessionESLint({ cwd, overrideConfigFile: true, overrideConfig: [...zeroConfig(!!options.strict, false, cwd), ...extra], ruleFilter })
+      : undefined;
+  return new SessionESLint({ cwd, overrideConfigFile: true, overrideConfig: [...base, ...extra], ruleFilter }, alone);
 }
 
 const FOREIGN = /^Definition for rule '(.+)' was not found\.$/;

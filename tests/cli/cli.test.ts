@@ -179,6 +179,26 @@ describe('mcp-stateless CLI for CI', () => {
     expect(run.code).toBe(1);
   });
 
+  it('with --type-checked, a file no tsconfig.json includes is linted one file at a time, with a note, not a parse error', async () => {
+    const dir = mkdtempSync(path.join(tmp, 'outside-'));
+    mkdirSync(path.join(dir, 'src'));
+    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', skipLibCheck: true, noEmit: true }, include: ['src'] }));
+    const leaky = "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nconst server = new McpServer({ name: 'x', version: '1' });\nlet current = '';\nserver.tool('set', {}, async (args: { t: string }) => { current = args.t; return { content: [] }; });\nserver.tool('get', {}, async () => ({ content: [{ type: 'text', text: current }] }));\n";
+    writeFileSync(path.join(dir, 'src', 'server.ts'), leaky);
+    writeFileSync(path.join(dir, 'vitest.config.ts'), "export default { test: { include: ['src/**/*.test.ts'] } };\n");
+    writeFileSync(path.join(dir, 'scratch.ts'), leaky);
+    const run = await cli(['--type-checked', '--format', 'json', path.relative(root, dir)]);
+    const results = JSON.parse(run.stdout) as { filePath: string; messages: { line: number; ruleId: string | null; fatal?: boolean }[] }[];
+    const byFile = Object.fromEntries(results.map((r) => [path.relative(dir, r.filePath), r.messages.map((m) => `${m.line} ${m.ruleId ?? 'fatal'}`)]));
+    expect(byFile).toEqual({
+      'scratch.ts': ['4 mcp-stateless/no-cross-call-binding'],
+      'src/server.ts': ['4 mcp-stateless/no-cross-call-binding'],
+      'vitest.config.ts': [],
+    });
+    expect(run.stderr).toMatch(/^mcp-stateless: 2 file\(s\) that no tsconfig\.json includes \(.*(scratch|vitest\.config)\.ts, …\) were linted one file at a time, without whole-server analysis\n$/);
+    expect(run.code).toBe(1);
+  });
+
   it('an unknown format is one line, exit 2', async () => {
     const run = await cli(['--format', 'nonesuch', LEAKY]);
     expect(run).toEqual({ code: 2, stdout: '', stderr: "mcp-stateless: unknown format 'nonesuch' (use stylish, json, sarif, or install eslint-formatter-nonesuch)\n" });
