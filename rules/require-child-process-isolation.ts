@@ -1,6 +1,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import path from 'node:path';
 import { wrapperProcessAt } from '../src/analysis/isolation.js';
+import { isLookupCommand } from '../src/analysis/shell.js';
 import { getModuleModel, isAnalysed } from '../src/analysis/door.js';
 import { MODULE_OPTION_SCHEMAS, modulesOf } from '../src/analysis/options.js';
 import { getPathAnalysis, isPerCall, type PathAnalysis } from '../src/analysis/paths.js';
@@ -42,7 +43,7 @@ export default createRule<Options, MessageId>({
         const analysis = getPathAnalysis(model, { modules: modulesOf(options) });
         for (const p of analysis.processCalls) {
           const h = model.handlerOf(p.call);
-          if (!h) continue;
+          if (!h || isLookupCommand(p)) continue;
           const { literal, props, opaque } = analysis.processOptions(p);
           if (p.options && !literal) continue; // options the module does not show
           const missing: string[] = [];

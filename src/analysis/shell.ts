@@ -1,6 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { staticString, unwrap, type Node } from './ast.js';
 import type { ModuleModel } from './model.js';
+import type { ProcessCall } from './processes.js';
 
 /** Redirection and output-file targets in a shell command (`> /tmp/out.txt`, `-o out.json`, `tee log`). */
 export interface ShellTarget {
@@ -27,7 +28,8 @@ export function shellTargets(model: ModuleModel, command: Node): ShellTarget[] {
   patterns.forEach((re, which) => {
     for (const m of str.matchAll(re)) {
       const raw = m[1].replace(/^["']|["']$/g, '');
-      if (/^\/dev\/(null|stdout|stderr|tty)$/.test(raw) || raw === '-') continue;
+      // The null device and the standard streams, on POSIX and Windows (`2>nul`, `> NUL`): nothing is kept.
+      if (/^\/dev\/(null|stdout|stderr|tty)$/.test(raw) || /^nul$/i.test(raw) || raw === '-') continue;
       // `-o` is an output file for curl/gcc/yt-dlp, but a format for ps and others (`-o pid,ppid`, `-o pgid=`): only a
       // target that looks like a file (a directory, an extension, an interpolated part) counts.
       if (which === 1 && !looksLikeFile(raw)) continue;
@@ -79,4 +81,51 @@ function flattenCommand(model: ModuleModel, e: Node, out: (string | Node)[], dep
     }
   }
   out.push(n);
+}
+
+/** Commands that only look something up: they write nothing under the working directory, HOME or TMPDIR that another call reads (`mktemp` makes a fresh name). */
+const LOOKUP_COMMANDS = new Set(['which', 'where', 'whoami', 'uname', 'hostname', 'id', 'mktemp', 'nproc', 'arch', 'sw_vers']);
+/** Commands that fetch and run a package: even `npx tool --version` installs into the shared cache. */
+const PACKAGE_RUNNERS = /^(npx|pnpx|bunx|npm|pnpm|yarn|pipx|uvx)$/;
+const NULL_REDIRECT = /\s*\d?>\s*(?:\/dev\/null|nul)\b(?:\s*2>&1)?/gi;
+
+/** The command line a process call runs, word by word, when every word is written in the code; else null. */
+function staticCommandLine(p: ProcessCall): string[] | null {
+  const args = p.call.arguments;
+  if (p.shell) {
+    const text = p.command ? staticString(p.command) : null;
+    if (text === null) return null;
+    const line = text.replace(NULL_REDIRECT, ' ').trim();
+    if (/[;&|<>$`()]/.test(line) || line === '') return null;
+    return line.split(/\s+/).map((w) => w.replace(/^["']|["']$/g, ''));
+  }
+  if (p.name.startsWith('Bun.') || p.kind === 'fork') return null;
+  const exe = args[0] && args[0].type !== AST_NODE_TYPES.SpreadElement ? staticString(args[0]) : null;
+  if (exe === null) return null;
+  if (p.optionsIndex === 1 || !args[1]) return [exe];
+  const list = unwrap(args[1] as Node);
+  if (list.type !== AST_NODE_TYPES.ArrayExpression) return null;
+  const words: string[] = [exe];
+  for (const e of list.elements) {
+    const w = e && e.type !== AST_NODE_TYPES.SpreadElement ? staticString(e) : null;
+    if (w === null) return null;
+    words.push(w);
+  }
+  return words;
+}
+
+/**
+ * A child process that only asks the machine something (`which yt-dlp`, `git --version`, `reg query …`, `mktemp -d`),
+ * every word written in the code: what it reads is the machine's, not a caller's, and it leaves nothing a later call
+ * reads, so it needs no per-call cwd, HOME or TMPDIR.
+ */
+export function isLookupCommand(p: ProcessCall): boolean {
+  const words = staticCommandLine(p);
+  if (!words) return false;
+  const cmd = (words[0].split(/[\\/]/).pop() ?? '').replace(/\.exe$/i, '').toLowerCase();
+  if (PACKAGE_RUNNERS.test(cmd)) return false;
+  if (LOOKUP_COMMANDS.has(cmd)) return true;
+  if (cmd === 'command' && words[1] === '-v') return true;
+  if (cmd === 'reg' && words[1]?.toLowerCase() === 'query') return true;
+  return words.length === 2 && /^(--version|-v|-V|version)$/.test(words[1]);
 }

@@ -80,6 +80,14 @@ server.tool('t', {}, async () => {
   await page.evaluate(() => { localStorage.setItem('k', 'v'); });
   return { content: [] };
 });`,
+    // Output thrown away on the null device, POSIX or Windows (`2>nul`, `> NUL`): nothing is kept to read back.
+    `${header}import { execSync } from 'node:child_process';
+server.tool('t', {}, async () => {
+  const a = execSync('reg query HKCU\\\\Software\\\\Chrome 2>nul');
+  const b = execSync('where chrome > NUL 2>&1');
+  const c = execSync('which chromium 2>/dev/null');
+  return { content: [{ type: 'text', text: String(a) + String(b) + String(c) }] };
+});`,
     // A shell redirection relative to a per-call cwd.
     `${header}import { execSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';

@@ -6,6 +6,17 @@ const ruleTester = new RuleTester();
 
 ruleTester.run('require-child-process-isolation', rule, {
   valid: [
+    // Lookups with every word in the code: they read the machine, not a caller's data, and leave nothing behind.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { execSync, execFileSync, spawnSync } from 'node:child_process';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('doctor', {}, async () => {
+  const found = execSync('which yt-dlp 2>/dev/null').toString();
+  const git = spawnSync('git', ['--version']).stdout.toString();
+  const reg = execSync('reg query "HKCU\\\\Software\\\\Google\\\\Chrome" /v path 2>nul');
+  const tmp = execFileSync('mktemp', ['-d']).toString().trim();
+  return { content: [{ type: 'text', text: found + git + String(reg) + tmp }] };
+});`,
     // Start-up spawn; a per-call mkdtemp dir as cwd, HOME and TMPDIR set on an env copy; chunks.push of the output.
     `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -66,6 +77,24 @@ server.tool('term', { workspace: z.string() }, async ({ workspace }) => {
 });`,
   ],
   invalid: [
+    {
+      // Look-alikes of lookups: a package runner installs into the shared cache even for --version; a lookup chained to
+      // an install; a lookup of a word the caller chooses.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { execSync, execFileSync, spawnSync } from 'node:child_process';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('doctor', {}, async ({ tool }: { tool: string }) => {
+  execSync('npx playwright --version');
+  execSync('which chromium || npx playwright install chromium');
+  execFileSync('which', [tool]);
+  return { content: [] };
+});`,
+      errors: [
+        { messageId: 'notIsolated', line: 5, column: 3 },
+        { messageId: 'notIsolated', line: 6, column: 3 },
+        { messageId: 'notIsolated', line: 7, column: 3 },
+      ],
+    },
     {
       // A pseudo-terminal that inherits the server's directory and environment; Bun's spawn; a spawn-like package.
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
