@@ -162,3 +162,85 @@ export function hasEmptyDefaultArgument(facts: ModuleFacts, site: Node | null, h
   if (own === undefined) return emptyDefaultArguments(facts).has(key);
   return own !== null && hasEmptyDefault(own, 0);
 }
+
+/** Strings that would take a path out of the directory it is joined under. */
+const ESCAPES = ['..', '.', '', 'a/b', '../x', 'a\\b', '/etc'];
+/** Zod string formats whose values are single path-safe names. */
+const NAME_FORMATS = new Set(['uuid', 'cuid', 'cuid2', 'ulid', 'nanoid', 'guid']);
+
+function rejectsEscapes(pattern: string, flags = ''): boolean {
+  try {
+    const re = new RegExp(pattern, flags.replace(/[gy]/g, ''));
+    return ESCAPES.every((s) => !re.test(s));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Does a schema admit only names that cannot leave the directory they are joined under: a zod chain with
+ * `.regex(/^[\w-]+$/)` (a pattern that accepts none of `..`, `.`, ``, `a/b`, `a\b`, `/etc`), a `uuid`/`cuid`/`ulid`
+ * format, a number; a JSON schema with such a `pattern` or `format`.
+ */
+function isNameSchema(value: Node, depth: number): boolean {
+  if (depth > 8) return false;
+  const n = unwrap(value);
+  if (n.type === AST_NODE_TYPES.ObjectExpression) {
+    for (const p of n.properties) {
+      if (p.type !== AST_NODE_TYPES.Property) continue;
+      const k = propertyKeyName(p);
+      const s = staticString(p.value as Node);
+      if (k === 'pattern' && s !== null && rejectsEscapes(s)) return true;
+      if (k === 'format' && s !== null && NAME_FORMATS.has(s)) return true;
+      if (k === 'type' && (s === 'integer' || s === 'number')) return true;
+    }
+    return false;
+  }
+  if (n.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(n.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const m = memberName(callee);
+  if (!m) return false;
+  const inner = unwrap(callee.object);
+  if (inner.type === AST_NODE_TYPES.Identifier && /^z(od)?$/.test(inner.name)) return m === 'number' || m === 'bigint' || NAME_FORMATS.has(m);
+  if (m === 'regex') {
+    const a = n.arguments[0] ? unwrap(n.arguments[0]) : null;
+    if (a && a.type === AST_NODE_TYPES.Literal && 'regex' in a && a.regex && rejectsEscapes(a.regex.pattern, a.regex.flags)) return true;
+  }
+  if (NAME_FORMATS.has(m) || m === 'int') return true;
+  // What changes or widens the value (`.transform(…)`, `.or(…)`, `.pipe(…)`) is no longer what the pattern checked.
+  if (/^(transform|or|pipe|and|overwrite|catch)$/.test(m)) return false;
+  // Refinements and wrappers keep what the chain below them admits (`.min(1).regex(…).describe(…)`).
+  return inner.type === AST_NODE_TYPES.CallExpression && isNameSchema(inner, depth + 1);
+}
+
+const nameArgs = new WeakMap<ModuleFacts, ReadonlySet<string>>();
+
+/** Argument names that every schema of this module declaring them restricts to path-safe names. */
+function nameArguments(facts: ModuleFacts): ReadonlySet<string> {
+  let known = nameArgs.get(facts);
+  if (known) return known;
+  const verdicts = new Map<string, boolean>();
+  for (const obj of facts.objects) {
+    for (const prop of obj.properties) {
+      if (prop.type !== AST_NODE_TYPES.Property) continue;
+      const key = propertyKeyName(prop);
+      if (key === null || schemaVerdict(prop.value as Node, 0) === null) continue;
+      verdicts.set(key, verdicts.get(key) !== false && isNameSchema(prop.value as Node, 0));
+    }
+  }
+  known = new Set([...verdicts].filter(([, v]) => v).map(([k]) => k));
+  nameArgs.set(facts, known);
+  return known;
+}
+
+/**
+ * A single path-safe name, as this registration (or, when it shows no schema, the module) declares the argument: the
+ * SDK validates the call's arguments against the schema before the handler runs, so `path.join(ROOT, workspace)` with
+ * `workspace: z.string().regex(/^[\w-]+$/)` stays under ROOT.
+ */
+export function isNameArgument(facts: ModuleFacts, site: Node | null, handler: Node | null, key: string): boolean {
+  const own = site && handler ? registrationSchema(facts, site, handler, key) : undefined;
+  if (own === undefined) return nameArguments(facts).has(key);
+  return own !== null && isNameSchema(own, 0);
+}

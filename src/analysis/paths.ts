@@ -19,7 +19,7 @@ import {
   type ProcessCall,
 } from './processes.js';
 import { enclosingClass, resolveValues, returnedExpressions } from './resolve.js';
-import { isChoiceArgument } from './choices.js';
+import { isChoiceArgument, isNameArgument } from './choices.js';
 import { cachedPer } from './cache.js';
 
 /**
@@ -290,7 +290,7 @@ export class PathAnalysis {
       o.forEach((x) => {
         if (x === 'input' || x === 'scope' || x === 'context' || x === 'session' || x === 'auth') t.tags.add(x);
       });
-      if (t.tags.has('input') || t.tags.has('scope')) t.rawInput = id;
+      if ((t.tags.has('input') || t.tags.has('scope')) && !this.isName(destructuredKeyOfParams(fn, v.name) ?? null, reg)) t.rawInput = id;
       if (t.tags.has('session')) t.sessionAt = id;
       if (t.tags.size === 0) t.tags.add('unknown');
       return t;
@@ -393,6 +393,10 @@ export class PathAnalysis {
     if (SESSION_NAMES.has(name) && (base.tags.has('context') || base.tags.has('session'))) return { tags: new Set(['session']), rawInput: null, unsound: null, sessionAt: m };
     // args.language where the schema says z.enum([...]): one of a fixed set.
     if (base.tags.has('input') && !base.tags.has('scope') && base.rawInput && this.isChoice(name, this.model.handlerOf(m)?.registration ?? null)) return tag('choice');
+    // args.workspace where the schema says z.string().regex(/^[\w-]+$/): the caller's, but one name that cannot escape.
+    if (base.rawInput && (base.tags.has('input') || base.tags.has('scope')) && this.isName(name, this.model.handlerOf(m)?.registration ?? null)) {
+      return { tags: new Set(base.tags), rawInput: null, unsound: base.unsound };
+    }
     return base;
   }
 
@@ -439,6 +443,10 @@ export class PathAnalysis {
   }
 
   /** An argument name every schema of this module declares as one of a fixed set of values. */
+  private isName(name: string | null, reg: { site: Node; handler: Node } | null): boolean {
+    return name !== null && isNameArgument(this.model.facts, reg?.site ?? null, reg?.handler ?? null, name);
+  }
+
   private isChoice(name: string | null, reg: { site: Node; handler: Node } | null): boolean {
     return name !== null && isChoiceArgument(this.model.facts, reg?.site ?? null, reg?.handler ?? null, name);
   }

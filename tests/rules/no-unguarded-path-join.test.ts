@@ -18,8 +18,32 @@ const ROOT = '/srv/runs';
 const server = new McpServer({ name: 'x', version: '1' });
 `;
 
+/** Schemas that look like a name restriction and are not (each write's line and what it joins). */
+const NAME_LOOKALIKES = REJECT_HEAD + `server.tool('save', { workspace: z.string().regex(/^[\\w.-]+$/), tag: z.string().regex(/[\\w-]+/), ok: z.string().regex(/^\\w+$/), file: z.string() }, async ({ workspace, tag, ok, file }) => {
+  writeFileSync(path.join(ROOT, workspace), 'x');
+  writeFileSync(path.join(ROOT, tag), 'x');
+  writeFileSync(path.join(ROOT, ok, file), 'x');
+  return { content: [] };
+});`;
+
+/** The report on one of them, with the guard the suggestion writes in place of that line. */
+function nameLookalike(line: number, joined: string, args: string) {
+  const output = NAME_LOOKALIKES.replace(
+    `  writeFileSync(path.join(ROOT, ${joined}), 'x');`,
+    `  const target = path.resolve(${args});\n  if (!target.startsWith(path.resolve(ROOT) + path.sep)) throw new Error('target is outside ROOT');\n  writeFileSync(target, 'x');`,
+  );
+  return { messageId: 'unguarded' as const, line, column: 17, suggestions: [{ messageId: 'addGuard' as const, data: { name: 'target', root: 'ROOT' }, output }] };
+}
+
 ruleTester.run('no-unguarded-path-join', rule, {
   valid: [
+    // The schema restricts the argument to one name (the SDK validates arguments before the handler runs): a zod
+    // pattern that spells neither `..` nor a separator, a uuid, a JSON schema pattern on a tool object, args.member.
+    REJECT_HEAD + `server.tool('save', { workspace: z.string().min(1).regex(/^[A-Za-z0-9_-]+$/).describe('run id'), run: z.string().uuid() }, async ({ workspace, run }) => {
+  writeFileSync(path.join(ROOT, workspace, 'out.txt'), 'x');
+  return { content: [{ type: 'text', text: readFileSync(path.join(ROOT, run), 'utf8') }] };
+});
+server.registerTool('load', { inputSchema: { name: z.string().regex(/^\\w+$/) } }, async (args) => ({ content: [{ type: 'text', text: readFileSync(path.join(ROOT, args.name), 'utf8') }] }));`,
     // The checks run in a block under the same test as the block that uses the path (a pre-flight validation), and an
     // optional argument is checked only when it is given.
     REJECT_HEAD + `server.tool('artifact', { action: z.enum(['list', 'download']), dest: z.string().optional() }, async ({ action, dest }) => {
@@ -195,6 +219,16 @@ const config = readFileSync(process.argv[2] ?? 'config.json', 'utf8');
 export { config };`,
   ],
   invalid: [
+    {
+      // Look-alikes of a name schema: a pattern that lets `.` through (so `..`), an unanchored one, and an argument
+      // beside the restricted one.
+      code: NAME_LOOKALIKES,
+      errors: [
+        nameLookalike(8, 'workspace', 'ROOT, workspace'),
+        nameLookalike(9, 'tag', 'ROOT, tag'),
+        nameLookalike(10, 'ok, file', 'ROOT, ok, file'),
+      ],
+    },
     {
       // The checks run under one test and the use under another: `action` may be neither.
       code: REJECT_HEAD + `server.tool('artifact', { action: z.enum(['list', 'download']), dest: z.string() }, async ({ action, dest }) => {
