@@ -640,7 +640,7 @@ function isLazy(facts: ModuleFacts, assign: TSESTree.AssignmentExpression, targe
       const idx = n.body.indexOf(child as TSESTree.Statement);
       for (let i = 0; i < idx; i++) {
         const s = n.body[i];
-        if (s.type === AST_NODE_TYPES.IfStatement && testsPresence(s.test, target) && exits(s.consequent)) return true;
+        if (s.type === AST_NODE_TYPES.IfStatement && testsPresence(s.test, target) && mayReturnCached(s.consequent)) return true;
       }
     }
     child = n;
@@ -666,6 +666,13 @@ function exits(s: Node): boolean {
   if (s.type === AST_NODE_TYPES.ReturnStatement || s.type === AST_NODE_TYPES.ThrowStatement) return true;
   if (s.type === AST_NODE_TYPES.BlockStatement) return s.body.some(exits);
   return false;
+}
+
+/** `if (browser) return browser;`, or a health check first: `if (browser && page) { if (await alive()) return …; }`. */
+function mayReturnCached(s: Node): boolean {
+  if (exits(s)) return true;
+  if (s.type !== AST_NODE_TYPES.BlockStatement) return false;
+  return s.body.some((b) => b.type === AST_NODE_TYPES.IfStatement && exits(b.consequent));
 }
 
 /** With `facts`, a test may also be a local constant that holds one (`const needsNew = !session; if (needsNew) …`). */

@@ -25,6 +25,17 @@ ${body}
 
 ruleTester.run('no-first-caller-cache', rule, {
   valid: [
+    // Not a cache: the block only logs, and every call replaces the browser (a "current" value, another rule's).
+    `${header}let browser: any;
+declare function log(m: string): void;
+server.tool('goto', {}, async ({ url }) => {
+  if (browser) {
+    log('replacing');
+  }
+  browser = await connect({ headless: true });
+  await browser.goto(url);
+  return { content: [] };
+});`,
     // A lazy accessor read only at start-up: the fill happens before any call.
     {
       code: accessorServer(`    const ready = this.client;
@@ -120,6 +131,20 @@ async function ensureBrowser() {
 }
 server.tool('goto', {}, async ({ url }) => { const b = await ensureBrowser(); await b.goto(url); return { content: [] }; });`,
       errors: [{ messageId: 'firstCall', line: 7, column: 3 }],
+    },
+    {
+      // The same browser behind a health check: reused while it answers, relaunched (for this caller) when it does not.
+      code: `${header}let browser: any;
+declare function alive(b: any): Promise<boolean>;
+async function ensureBrowser() {
+  if (browser) {
+    if (await alive(browser)) return browser;
+  }
+  browser = await connect({ headless: true });
+  return browser;
+}
+server.tool('goto', {}, async ({ url }) => { const b = await ensureBrowser(); await b.goto(url); return { content: [] }; });`,
+      errors: [{ messageId: 'firstCall', line: 10, column: 3 }],
     },
     {
       // strict: any lazy fill in handler code.
