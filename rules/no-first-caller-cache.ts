@@ -7,7 +7,7 @@ import { describeBinding, handlerPhrase } from '../src/util/describe.js';
 export type Options = [{ reportConfigOnly?: boolean; statefulNames?: string }];
 export type MessageId = 'fromCaller' | 'firstCall';
 
-export const DEFAULT_STATEFUL_NAMES = '(browser|page|context|cookie|jar|session|login|tab|shell|terminal|driver|cwd|current|credential|auth)';
+export const DEFAULT_STATEFUL_NAMES = '(browser|page|context|cookie|jar|session|login|tab|shell|terminal|driver|cwd|credential|auth)';
 
 export default createRule<Options, MessageId>({
   name: 'no-first-caller-cache',

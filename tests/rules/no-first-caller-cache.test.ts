@@ -25,6 +25,14 @@ ${body}
 
 ruleTester.run('no-first-caller-cache', rule, {
   valid: [
+    // Configuration read once from a path the operator sets: "current" qualifies it, it holds nothing of a caller's.
+    `${header}import { readFileSync } from 'node:fs';
+let currentConfig: { allow: string[] } | null = null;
+function loadConfig() { return JSON.parse(readFileSync(process.env.CFG_PATH ?? '/etc/shell.json', 'utf8')); }
+server.tool('run', {}, async ({ cmd }) => {
+  currentConfig = currentConfig ?? loadConfig();
+  return { content: [{ type: 'text', text: String(currentConfig!.allow.includes(cmd)) }] };
+});`,
     // Not a cache: the block only logs, and every call replaces the browser (a "current" value, another rule's).
     `${header}let browser: any;
 declare function log(m: string): void;
@@ -145,6 +153,16 @@ async function ensureBrowser() {
 }
 server.tool('goto', {}, async ({ url }) => { const b = await ensureBrowser(); await b.goto(url); return { content: [] }; });`,
       errors: [{ messageId: 'firstCall', line: 10, column: 3 }],
+    },
+    {
+      // The noun decides, not the qualifier: a current page filled from configuration still holds a caller's tab.
+      code: `${header}let currentPage: any;
+server.tool('goto', {}, async ({ url }) => {
+  currentPage ??= await connect({ headless: true });
+  await currentPage.goto(url);
+  return { content: [] };
+});`,
+      errors: [{ messageId: 'firstCall', line: 6, column: 3 }],
     },
     {
       // strict: any lazy fill in handler code.
