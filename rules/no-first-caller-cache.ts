@@ -1,5 +1,5 @@
 import { getModuleModel, isAnalysed } from '../src/analysis/door.js';
-import { isConstantValue } from '../src/analysis/state.js';
+import { isConstantValue } from '../src/analysis/lazy.js';
 import { createRule } from '../src/util/create-rule.js';
 import { optionRegExp } from '../src/util/option-regexp.js';
 import { describeBinding, handlerPhrase } from '../src/util/describe.js';

@@ -2,6 +2,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, enclosingFunction, isFunction, isInside, memberName, memberPath, outerOf, propertyKeyName, unwrap, walk, type FunctionNode, type Node } from './ast.js';
 import { isRelativeSource, type ModuleFacts, type Variable } from './module.js';
 import { classMember, enclosingClass, inStaticMethodOf, resolveValues, type ClassNode } from './resolve.js';
+import { isLazy, referencesSame } from './lazy.js';
 
 /** Where a binding that outlives a call lives. */
 export type StateScope =
@@ -572,12 +573,6 @@ function valueIsUsed(n: Node): boolean {
   return true;
 }
 
-function referencesSame(node: Node, target: Node): boolean {
-  const a = memberPath(node);
-  const b = memberPath(target);
-  return !!a && !!b && a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
 /** `chain = chain.then(…)` / `chain = write.catch(() => {})`: a promise chain that serialises work, not data. */
 function isPromiseChain(value: Node): boolean {
   const v = unwrap(value);
@@ -624,103 +619,6 @@ function mentions(expr: Node, target: Node): boolean {
     }
   }
   return false;
-}
-
-/** Is this assignment guarded by a test that the target is not set yet (`if (!client)`, `if (client) return client`)? */
-function isLazy(facts: ModuleFacts, assign: TSESTree.AssignmentExpression, target: Node): boolean {
-  let child: Node = assign;
-  let n: Node | undefined = assign.parent;
-  // Guards may sit in an enclosing function too (`if (cached !== null) return cached; promise = (async () => { cached = … })()`).
-  while (n) {
-    if (n.type === AST_NODE_TYPES.IfStatement && n.consequent === child && testsAbsence(n.test, target, facts)) return true;
-    if (n.type === AST_NODE_TYPES.ConditionalExpression && n.consequent === child && testsAbsence(n.test, target, facts)) return true;
-    if (n.type === AST_NODE_TYPES.LogicalExpression && n.right === child && (n.operator === '||' || n.operator === '??') && referencesSame(n.left, target)) return true;
-    if (n.type === AST_NODE_TYPES.BlockStatement || n.type === AST_NODE_TYPES.Program) {
-      // `if (client) return client;` earlier in the same block.
-      const idx = n.body.indexOf(child as TSESTree.Statement);
-      for (let i = 0; i < idx; i++) {
-        const s = n.body[i];
-        if (s.type === AST_NODE_TYPES.IfStatement && testsPresence(s.test, target) && mayReturnCached(s.consequent)) return true;
-      }
-    }
-    child = n;
-    n = n.parent;
-  }
-  return false;
-}
-
-/**
- * A constant that no call makes and that is not a reset: a boolean, number or string literal, `!0`, a template without
- * expressions. A lazy fill of one (`if (!started) { started = true; … }`) is a once-flag and keeps nothing of a
- * caller's. A reset (`browser = null`) is not one of these: it ends the shared value, often because of a caller's input.
- */
-export function isConstantValue(value: Node): boolean {
-  const v = unwrap(value);
-  if (v.type === AST_NODE_TYPES.Literal) return v.value !== null && !('regex' in v && v.regex);
-  if (v.type === AST_NODE_TYPES.TemplateLiteral) return v.expressions.length === 0;
-  if (v.type === AST_NODE_TYPES.UnaryExpression) return (v.operator === '!' || v.operator === '-') && unwrap(v.argument).type === AST_NODE_TYPES.Literal;
-  return false;
-}
-
-function exits(s: Node): boolean {
-  if (s.type === AST_NODE_TYPES.ReturnStatement || s.type === AST_NODE_TYPES.ThrowStatement) return true;
-  if (s.type === AST_NODE_TYPES.BlockStatement) return s.body.some(exits);
-  return false;
-}
-
-/** `if (browser) return browser;`, or a health check first: `if (browser && page) { if (await alive()) return …; }`. */
-function mayReturnCached(s: Node): boolean {
-  if (exits(s)) return true;
-  if (s.type !== AST_NODE_TYPES.BlockStatement) return false;
-  return s.body.some((b) => b.type === AST_NODE_TYPES.IfStatement && exits(b.consequent));
-}
-
-/** With `facts`, a test may also be a local constant that holds one (`const needsNew = !session; if (needsNew) …`). */
-function testsAbsence(test: Node, target: Node, facts?: ModuleFacts): boolean {
-  const t = unwrap(test);
-  if (facts && t.type === AST_NODE_TYPES.Identifier) {
-    const def = facts.variableOf(t)?.defs;
-    const decl = def?.length === 1 && def[0].type === 'Variable' && (def[0].parent as TSESTree.VariableDeclaration).kind === 'const' ? (def[0].node as TSESTree.VariableDeclarator) : null;
-    return !!decl?.init && testsAbsence(decl.init, target);
-  }
-  if (t.type === AST_NODE_TYPES.UnaryExpression && t.operator === '!') return refersTo(t.argument, target);
-  if (t.type === AST_NODE_TYPES.BinaryExpression && (t.operator === '==' || t.operator === '===')) {
-    const other = refersTo(t.left, target) ? t.right : refersTo(t.right, target) ? t.left : null;
-    if (other) {
-      const o = unwrap(other);
-      // `x === null`, `x === undefined`, or a sentinel literal the binding starts with (`id === 'unknown'`).
-      return o.type === AST_NODE_TYPES.Literal || (o.type === AST_NODE_TYPES.Identifier && o.name === 'undefined');
-    }
-    const tl = unwrap(t.left);
-    if (tl.type === AST_NODE_TYPES.UnaryExpression && tl.operator === 'typeof' && refersTo(tl.argument, target)) return true;
-  }
-  if (t.type === AST_NODE_TYPES.LogicalExpression) return testsAbsence(t.left, target, facts) || testsAbsence(t.right, target, facts);
-  return false;
-}
-
-function testsPresence(test: Node, target: Node): boolean {
-  const t = unwrap(test);
-  if (refersTo(t, target) && (t.type === AST_NODE_TYPES.Identifier || t.type === AST_NODE_TYPES.MemberExpression)) return true;
-  if (t.type === AST_NODE_TYPES.BinaryExpression && (t.operator === '!==' || t.operator === '!=')) {
-    const other = refersTo(t.left, target) ? t.right : refersTo(t.right, target) ? t.left : null;
-    if (other) {
-      const o = unwrap(other);
-      return (o.type === AST_NODE_TYPES.Literal && o.value === null) || (o.type === AST_NODE_TYPES.Identifier && o.name === 'undefined');
-    }
-  }
-  if (t.type === AST_NODE_TYPES.LogicalExpression && t.operator === '&&') return testsPresence(t.left, target);
-  return false;
-}
-
-/** `client`, `client.connected`, `this.browser?.isConnected()`: a test about the target. */
-function refersTo(expr: Node, target: Node): boolean {
-  let n: Node = unwrap(expr);
-  for (;;) {
-    if (referencesSame(n, target)) return true;
-    if (n.type === AST_NODE_TYPES.MemberExpression) n = unwrap(n.object);
-    else if (n.type === AST_NODE_TYPES.CallExpression) n = unwrap(n.callee);
-    else return false;
-  }
 }
 
 /**
@@ -784,7 +682,6 @@ function isEmptyValue(v: Node | undefined): boolean {
   return false;
 }
 
-/** Is a module-level declaration exported (in its declaration or by an `export { name }` list)? */
 /** The references to a variable, other than its initialisation, made from handler code. */
 function handlerReferences(v: Variable, isHandlerCode: (node: Node) => boolean): TSESTree.Identifier[] {
   const out: TSESTree.Identifier[] = [];
@@ -796,6 +693,7 @@ function handlerReferences(v: Variable, isHandlerCode: (node: Node) => boolean):
   return out;
 }
 
+/** Is a module-level declaration exported (in its declaration or by an `export { name }` list)? */
 function isExported(facts: ModuleFacts, decl: TSESTree.VariableDeclarator, name: string): boolean {
   if (decl.parent?.parent?.type === AST_NODE_TYPES.ExportNamedDeclaration) return true;
   for (const st of facts.ast.body) {
