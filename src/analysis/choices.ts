@@ -178,24 +178,13 @@ function rejectsEscapes(pattern: string, flags = ''): boolean {
 }
 
 /**
- * Does a schema admit only names that cannot leave the directory they are joined under: a zod chain with
+ * Does a zod schema admit only names that cannot leave the directory they are joined under: a chain with
  * `.regex(/^[\w-]+$/)` (a pattern that accepts none of `..`, `.`, ``, `a/b`, `a\b`, `/etc`), a `uuid`/`cuid`/`ulid`
- * format, a number; a JSON schema with such a `pattern` or `format`.
+ * format, a number. (A JSON schema's `pattern` is checked by nobody unless the server does it.)
  */
 function isNameSchema(value: Node, depth: number): boolean {
   if (depth > 8) return false;
   const n = unwrap(value);
-  if (n.type === AST_NODE_TYPES.ObjectExpression) {
-    for (const p of n.properties) {
-      if (p.type !== AST_NODE_TYPES.Property) continue;
-      const k = propertyKeyName(p);
-      const s = staticString(p.value as Node);
-      if (k === 'pattern' && s !== null && rejectsEscapes(s)) return true;
-      if (k === 'format' && s !== null && NAME_FORMATS.has(s)) return true;
-      if (k === 'type' && (s === 'integer' || s === 'number')) return true;
-    }
-    return false;
-  }
   if (n.type !== AST_NODE_TYPES.CallExpression) return false;
   const callee = unwrap(n.callee);
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
@@ -214,33 +203,20 @@ function isNameSchema(value: Node, depth: number): boolean {
   return inner.type === AST_NODE_TYPES.CallExpression && isNameSchema(inner, depth + 1);
 }
 
-const nameArgs = new WeakMap<ModuleFacts, ReadonlySet<string>>();
-
-/** Argument names that every schema of this module declaring them restricts to path-safe names. */
-function nameArguments(facts: ModuleFacts): ReadonlySet<string> {
-  let known = nameArgs.get(facts);
-  if (known) return known;
-  const verdicts = new Map<string, boolean>();
-  for (const obj of facts.objects) {
-    for (const prop of obj.properties) {
-      if (prop.type !== AST_NODE_TYPES.Property) continue;
-      const key = propertyKeyName(prop);
-      if (key === null || schemaVerdict(prop.value as Node, 0) === null) continue;
-      verdicts.set(key, verdicts.get(key) !== false && isNameSchema(prop.value as Node, 0));
-    }
-  }
-  known = new Set([...verdicts].filter(([, v]) => v).map(([k]) => k));
-  nameArgs.set(facts, known);
-  return known;
-}
+/** Registrations whose framework checks the arguments against the zod schema before the handler runs. */
+const VALIDATING_REGISTRATIONS = new Set(['tool', 'registerTool', 'addTool', 'prompt', 'registerPrompt']);
 
 /**
- * A single path-safe name, as this registration (or, when it shows no schema, the module) declares the argument: the
- * SDK validates the call's arguments against the schema before the handler runs, so `path.join(ROOT, workspace)` with
- * `workspace: z.string().regex(/^[\w-]+$/)` stays under ROOT.
+ * A single path-safe name, as the registration's own zod schema declares the argument: the SDK's `server.tool` /
+ * `registerTool` and fastmcp's `addTool` validate the call's arguments against it before the handler runs, so
+ * `path.join(ROOT, workspace)` with `workspace: z.string().regex(/^[\w-]+$/)` stays under ROOT. A tool object that a
+ * dispatcher of the project's own looks up is validated only if that dispatcher does it: not counted.
  */
 export function isNameArgument(facts: ModuleFacts, site: Node | null, handler: Node | null, key: string): boolean {
-  const own = site && handler ? registrationSchema(facts, site, handler, key) : undefined;
-  if (own === undefined) return nameArguments(facts).has(key);
-  return own !== null && isNameSchema(own, 0);
+  const call = site ? unwrap(site) : null;
+  if (!call || !handler || call.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || !VALIDATING_REGISTRATIONS.has(memberName(callee) ?? '')) return false;
+  const own = registrationSchema(facts, site!, handler, key);
+  return !!own && isNameSchema(own, 0);
 }

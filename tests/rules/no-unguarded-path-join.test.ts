@@ -37,8 +37,15 @@ function nameLookalike(line: number, joined: string, args: string) {
 
 ruleTester.run('no-unguarded-path-join', rule, {
   valid: [
+    // fastmcp validates `parameters` before `execute` runs.
+    `import { FastMCP } from 'fastmcp';
+import { z } from 'zod';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+const server = new FastMCP({ name: 'f', version: '1.0.0' });
+server.addTool({ name: 'read', parameters: z.object({ run: z.string().regex(/^[a-z0-9-]+$/) }), execute: async ({ run }) => readFileSync(path.join('/srv/runs', run, 'log.txt'), 'utf8') });`,
     // The schema restricts the argument to one name (the SDK validates arguments before the handler runs): a zod
-    // pattern that spells neither `..` nor a separator, a uuid, a JSON schema pattern on a tool object, args.member.
+    // pattern that spells neither `..` nor a separator, a uuid, registerTool's inputSchema with args.member.
     REJECT_HEAD + `server.tool('save', { workspace: z.string().min(1).regex(/^[A-Za-z0-9_-]+$/).describe('run id'), run: z.string().uuid() }, async ({ workspace, run }) => {
   writeFileSync(path.join(ROOT, workspace, 'out.txt'), 'x');
   return { content: [{ type: 'text', text: readFileSync(path.join(ROOT, run), 'utf8') }] };
@@ -219,6 +226,22 @@ const config = readFileSync(process.argv[2] ?? 'config.json', 'utf8');
 export { config };`,
   ],
   invalid: [
+    {
+      // A tool object with a zod pattern, looked up by the project's own dispatcher: nothing checks the arguments
+      // against it before the handler runs.
+      code: `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+const tools = [{ name: 'read', inputSchema: { run: z.string().regex(/^[a-z0-9-]+$/) }, handler: async (args: { run: string }) => readFileSync(path.join('/srv/runs', args.run), 'utf8') }];
+const server = new Server({ name: 'x', version: '1' }, { capabilities: { tools: {} } });
+server.setRequestHandler(CallToolRequestSchema, async (req) => {
+  const t = tools.find((x) => x.name === req.params.name)!;
+  return { content: [{ type: 'text', text: await t.handler(req.params.arguments as { run: string }) }] };
+});`,
+      errors: [{ messageId: 'unguarded', line: 6, column: 143 }],
+    },
     {
       // Look-alikes of a name schema: a pattern that lets `.` through (so `..`), an unanchored one, and an argument
       // beside the restricted one.
