@@ -163,15 +163,15 @@ export function hasEmptyDefaultArgument(facts: ModuleFacts, site: Node | null, h
   return own !== null && hasEmptyDefault(own, 0);
 }
 
-/** Strings that would take a path out of the directory it is joined under. */
-const ESCAPES = ['..', '.', '', 'a/b', '../x', 'a\\b', '/etc'];
+/** Strings that would take a path out of the directory it is joined under: a name pattern must accept none of them. */
+export const PATH_ESCAPES: readonly string[] = ['..', '.', '', 'a/b', '../x', 'a\\b', '/etc'];
 /** Zod string formats whose values are single path-safe names. */
 const NAME_FORMATS = new Set(['uuid', 'cuid', 'cuid2', 'ulid', 'nanoid', 'guid']);
 
 function rejectsEscapes(pattern: string, flags = ''): boolean {
   try {
     const re = new RegExp(pattern, flags.replace(/[gy]/g, ''));
-    return ESCAPES.every((s) => !re.test(s));
+    return PATH_ESCAPES.every((s) => !re.test(s));
   } catch {
     return false;
   }

@@ -6,6 +6,7 @@ import type { PathOptions } from './options.js';
 import { moduleRef, objectLiteralOf } from './processes.js';
 import { resolveValues, returnedExpressions } from './resolve.js';
 import { cachedPer } from './cache.js';
+import { PATH_ESCAPES } from './choices.js';
 
 /** A containment verdict: sound, looks right and is not (why, where), or no check at all. */
 export type GuardVerdict = { sound: true } | { sound: false; reason: string; node: Node } | null;
@@ -308,8 +309,7 @@ export class Guards {
       if (callee.type === AST_NODE_TYPES.MemberExpression && memberName(callee) === 'test') {
         const re = this.regexOf(callee.object);
         if (re) {
-          const probes = ['..', '.', '', 'a/b', '../x', 'a\\b', '/etc'];
-          const escapes = probes.filter((s) => re.test(s));
+          const escapes = PATH_ESCAPES.filter((s) => re.test(s));
           return escapes.length === 0
             ? { node: p, insideWhenTrue: true, verdict: { sound: true }, kind: 'allowlist' }
             : { node: p, insideWhenTrue: true, verdict: { sound: false, node: p, reason: `the allow-list pattern also accepts ${JSON.stringify(escapes[0])}` }, kind: 'allowlist' };
@@ -516,7 +516,7 @@ export class Guards {
       if (m === 'test') {
         const re = this.regexOf(callee.object);
         if (re) {
-          const escapes = ['..', '.', '', 'a/b', '../x', 'a\\b', '/etc'].filter((s) => re.test(s));
+          const escapes = PATH_ESCAPES.filter((s) => re.test(s));
           if (escapes.length === 0) sound = true;
         }
       }
