@@ -1,5 +1,5 @@
 import { getModuleModel, isAnalysed } from '../src/analysis/door.js';
-import { isConstantValue } from '../src/analysis/lazy.js';
+import { isConstantValue, isEmptyContainer } from '../src/analysis/lazy.js';
 import { createRule } from '../src/util/create-rule.js';
 import { optionRegExp } from '../src/util/option-regexp.js';
 import { describeBinding, handlerPhrase } from '../src/util/describe.js';
@@ -51,7 +51,8 @@ export default createRule<Options, MessageId>({
         if (!model.servesCalls) return;
         for (const a of model.stateAccesses()) {
           if (a.kind !== 'lazyInit') continue;
-          if (a.value && isConstantValue(a.value)) continue; // a once-flag: nothing of a caller's is kept
+          // A once-flag or an empty collection: nothing of a caller's is kept.
+          if (a.value && (isConstantValue(a.value) || isEmptyContainer(a.value))) continue;
           const handler = handlerPhrase(model.handlerOf(a.node));
           const binding = describeBinding(a.binding);
           const origins = a.value ? model.origins.of(a.value) : new Set<string>();

@@ -47,6 +47,30 @@ export function isConstantValue(value: Node): boolean {
   return false;
 }
 
+/**
+ * An empty collection (`[]`, `{}`, `new Map()`, `new Set()`, `Object.create(null)`): made on first use, it holds nothing
+ * of the caller that made it. What later calls put in it is a change of state of its own.
+ */
+export function isEmptyContainer(value: Node): boolean {
+  const v = unwrap(value);
+  if (v.type === AST_NODE_TYPES.ArrayExpression) return v.elements.length === 0;
+  if (v.type === AST_NODE_TYPES.ObjectExpression) return v.properties.length === 0;
+  if (v.type === AST_NODE_TYPES.NewExpression) {
+    return v.arguments.length === 0 && v.callee.type === AST_NODE_TYPES.Identifier && EMPTY_COLLECTIONS.has(v.callee.name);
+  }
+  if (v.type === AST_NODE_TYPES.CallExpression && v.arguments.length === 1) {
+    const c = v.callee;
+    const arg = unwrap(v.arguments[0]);
+    return (
+      c.type === AST_NODE_TYPES.MemberExpression && !c.computed && c.object.type === AST_NODE_TYPES.Identifier && c.object.name === 'Object' &&
+      c.property.type === AST_NODE_TYPES.Identifier && c.property.name === 'create' && arg.type === AST_NODE_TYPES.Literal && arg.value === null
+    );
+  }
+  return false;
+}
+
+const EMPTY_COLLECTIONS = new Set(['Map', 'Set', 'WeakMap', 'WeakSet', 'Array']);
+
 function exits(s: Node): boolean {
   if (s.type === AST_NODE_TYPES.ReturnStatement || s.type === AST_NODE_TYPES.ThrowStatement) return true;
   if (s.type === AST_NODE_TYPES.BlockStatement) return s.body.some(exits);

@@ -25,6 +25,23 @@ ${body}
 
 ruleTester.run('no-first-caller-cache', rule, {
   valid: [
+    // An empty collection made on first use holds nothing of the first caller's: what is later put in it is another
+    // rule's (no-module-accumulator). A cache map made lazily under a stateful name, and (strict options) a lowdb-style
+    // document store's list.
+    `${header}let sessionCache: Map<string, string> | undefined;
+server.tool('open', {}, async ({ id }) => {
+  sessionCache ??= new Map();
+  return { content: [{ type: 'text', text: String(sessionCache.has(id)) }] };
+});`,
+    {
+      code: `${header}declare function openDb(file: string): { data: { todos?: string[] }; write(): Promise<void> };
+const db = openDb('db.json');
+server.tool('add', {}, async ({ text }) => {
+  if (!db.data.todos) db.data.todos = [];
+  return { content: [{ type: 'text', text: String(db.data.todos.length) }] };
+});`,
+      options: [{ reportConfigOnly: true }],
+    },
     // Configuration read once from a path the operator sets: "current" qualifies it, it holds nothing of a caller's.
     `${header}import { readFileSync } from 'node:fs';
 let currentConfig: { allow: string[] } | null = null;
