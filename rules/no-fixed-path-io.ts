@@ -2,12 +2,13 @@ import { getModuleModel, isAnalysed } from '../src/analysis/door.js';
 import { MODULE_OPTION_SCHEMAS, modulesOf } from '../src/analysis/options.js';
 import { fixedReason, getPathAnalysis, isFixed, isPerCall, pathKey, quote, type Trace } from '../src/analysis/paths.js';
 import { shellTargets } from '../src/analysis/shell.js';
+import { storeUses } from '../src/analysis/stores.js';
 import { createRule } from '../src/util/create-rule.js';
 import { handlerPhrase } from '../src/util/describe.js';
 import type { TSESTree } from '@typescript-eslint/utils';
 
 export type Options = [{ reportAllReads?: boolean; reportAppends?: boolean; fsModules?: string[]; processModules?: string[] }];
-export type MessageId = 'fixedWrite' | 'fixedReadBack' | 'fixedRead' | 'fixedShellTarget';
+export type MessageId = 'fixedWrite' | 'fixedReadBack' | 'fixedRead' | 'fixedShellTarget' | 'fixedStore';
 
 const VERBS: Record<string, string> = {
   appendFile: 'appends to', createWriteStream: 'opens a write stream on', mkdir: 'creates', ensureDir: 'creates', mkdirp: 'creates', mkdirs: 'creates',
@@ -44,6 +45,8 @@ export default createRule<Options, MessageId>({
         "{{handler}} reads `{{path}}`, a fixed path that handler code also writes ({{reason}}): one caller reads back what another wrote. Derive it from the caller's workspace instead.",
       fixedRead:
         "{{handler}} reads `{{path}}`, a fixed path every caller shares ({{reason}}): whatever writes it between calls (another process, another file), one caller reads what another left there. Derive it from the caller's workspace instead.",
+      fixedStore:
+        "`{{store}}` is a database kept at `{{path}}`, a path that does not depend on the call ({{reason}}): {{handler}} writes it (line {{writeLine}}) and handler code reads it (line {{readLine}}), so every caller reads and changes what other callers stored. Open it per call under the caller's workspace (`path.join(workspaceDir, …)`), or keep each caller's data apart by the caller's scope argument.",
       fixedShellTarget:
         "{{handler}} runs a shell command that writes to `{{path}}`, which does not depend on the call ({{reason}}): concurrent callers clobber each other's output. Write under the caller's workspace (and run the command with `cwd` set to it).",
     },
@@ -112,6 +115,31 @@ export default createRule<Options, MessageId>({
           const written = writtenKeys.has(r.key);
           if (!written && (!options.reportAllReads || !inSharedScratch(r.trace))) continue;
           context.report({ node: r.node, messageId: written ? 'fixedReadBack' : 'fixedRead', data: { handler: handlerPhrase(model.handlerOf(r.node)), path: quote(text(r.node)), reason: fixedReason(r.trace) } });
+        }
+        // Stores opened at one path: written and read back by handler code through whatever keeps them.
+        const stores = new Map<string, { open: TSESTree.Node; path: TSESTree.Node; trace: Trace; uses: NonNullable<ReturnType<typeof storeUses>> }[]>();
+        for (const s of analysis.storeOpens) {
+          const trace = analysis.trace(s.path, s.open);
+          if (!isFixed(trace) || trace.tags.has('random-startup')) continue;
+          const uses = storeUses(model, s.open);
+          if (!uses) continue;
+          const key = pathKey(model, s.path, text);
+          const list = stores.get(key);
+          if (list) list.push({ ...s, trace, uses });
+          else stores.set(key, [{ ...s, trace, uses }]);
+        }
+        for (const group of stores.values()) {
+          const write = group.find((g) => g.uses.write)?.uses.write;
+          const read = group.find((g) => g.uses.read)?.uses.read;
+          if (!write || !read) continue;
+          for (const g of group) {
+            if (!g.uses.write && !g.uses.read) continue;
+            context.report({
+              node: g.path,
+              messageId: 'fixedStore',
+              data: { store: g.uses.name, path: quote(text(g.path)), reason: fixedReason(g.trace), handler: handlerPhrase(model.handlerOf(write)), writeLine: write.loc.start.line, readLine: read.loc.start.line },
+            });
+          }
         }
         for (const p of analysis.processCalls) {
           if (!p.shell || !p.command) continue;

@@ -21,6 +21,7 @@ import {
 import { enclosingClass, resolveValues, returnedExpressions } from './resolve.js';
 import { isChoiceArgument, isNameArgument } from './choices.js';
 import { cachedPer } from './cache.js';
+import { mayOpenStores, storeOpenOf } from './stores.js';
 
 /**
  * Where the parts of a path come from. Leaves of the ValueOrigins vocabulary plus:
@@ -135,6 +136,8 @@ export class PathAnalysis {
   readonly guards: Guards;
   readonly fsCalls: FsCall[] = [];
   readonly processCalls: ProcessCall[] = [];
+  /** Persistent stores (embedded databases, JSON-file stores) opened here, with the path each opens. */
+  readonly storeOpens: { open: TSESTree.CallExpression | TSESTree.NewExpression; path: Node }[] = [];
 
   constructor(
     readonly model: ModuleModel,
@@ -143,7 +146,15 @@ export class PathAnalysis {
     this.guards = new Guards(model, options);
     // A module where nothing serves a call has no path a caller controls: skip classifying its calls.
     if (model.reached.size === 0) return;
+    const stores = mayOpenStores(model);
     for (const call of model.facts.allCalls) {
+      if (stores) {
+        const open = storeOpenOf(model, call);
+        if (open) {
+          this.storeOpens.push({ open: call, path: open.path });
+          continue;
+        }
+      }
       const fsc = fsCallOf(model.facts, call, options.modules) ?? fileWriterCallOf(model.facts, call, options.modules);
       if (fsc) {
         this.fsCalls.push(fsc);

@@ -40,6 +40,32 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
 
 ruleTester.run('no-fixed-path-io', rule, {
   valid: [
+    // Stores: an in-memory database, one that handlers only read (reference data shipped with the server), one opened per
+    // call under the caller's workspace, an insert-only audit log, and a local class that happens to be called Database.
+    `${header}import Database from 'better-sqlite3';
+const mem = new Database(':memory:');
+const ref = new Database('/usr/share/dict/words.db', { readonly: true });
+const audit = new Database('audit.db');
+server.tool('lookup', { q: z.string() }, async ({ q }) => {
+  mem.prepare('INSERT INTO seen VALUES (?)').run(q);
+  const rows = mem.prepare('SELECT * FROM seen').all();
+  const words = ref.prepare('SELECT * FROM words WHERE w = ?').all(q);
+  audit.prepare('INSERT INTO log (q) VALUES (?)').run(q);
+  return { content: [{ type: 'text', text: JSON.stringify([rows, words]) }] };
+});`,
+    `${header}import Database from 'better-sqlite3';
+import path from 'node:path';
+server.tool('add', { workspace: z.string(), text: z.string() }, async ({ workspace, text }) => {
+  const db = new Database(path.join(workspace, 'notes.db'));
+  db.prepare('INSERT INTO notes (text) VALUES (?)').run(text);
+  return { content: [{ type: 'text', text: JSON.stringify(db.prepare('SELECT * FROM notes').all()) }] };
+});`,
+    `${header}class Database { constructor(readonly file: string) {} rows: string[] = []; run(x: string) { this.rows.push(x); } all() { return this.rows; } }
+const db = new Database('notes.db');
+server.tool('add', { text: z.string() }, async ({ text }) => {
+  db.run(text);
+  return { content: [{ type: 'text', text: db.all().join() }] };
+});`,
     // Handler objects in a Map dispatched by tool name, each file under the caller's workspace (the invalid twin below).
     queueServer("path.join(args.workspace, 'pending.txt')"),
     // A constant file name joined under the caller's workspace.
@@ -160,6 +186,67 @@ import { outputPathFor } from './paths.js';
 server.tool('t', {}, async () => { await writeFile(outputPathFor('x'), ''); return { content: [] }; });`,
   ],
   invalid: [
+    {
+      // One database next to the server's source: one tool inserts, another selects.
+      code: `${header}import Database from 'better-sqlite3';
+import path from 'node:path';
+const db = new Database(path.join(__dirname, 'todos.db'));
+db.exec('CREATE TABLE IF NOT EXISTS todos (text TEXT)');
+server.tool('add', { text: z.string() }, async ({ text }) => {
+  db.prepare('INSERT INTO todos (text) VALUES (?)').run(text);
+  return { content: [] };
+});
+server.tool('list', {}, async () => ({ content: [{ type: 'text', text: JSON.stringify(db.prepare('SELECT * FROM todos').all()) }] }));`,
+      errors: [{ messageId: 'fixedStore', line: 7, column: 25 }],
+    },
+    {
+      // CommonJS sqlite3 with long stack traces, its file named by the environment, opened once by a start-up function.
+      code: `${header}const sqlite3 = require('sqlite3').verbose();
+let db: any;
+function connect() { db = new sqlite3.Database(process.env.NOTES_DB || './notes.db'); }
+connect();
+server.tool('add', { text: z.string() }, async ({ text }) => {
+  await new Promise((done) => db.run('INSERT INTO notes (text) VALUES (?)', [text], done));
+  return { content: [] };
+});
+server.tool('search', { q: z.string() }, async ({ q }) => {
+  const rows = await new Promise((done) => db.all('SELECT * FROM notes WHERE text LIKE ?', [q], (_e: unknown, r: unknown) => done(r)));
+  return { content: [{ type: 'text', text: JSON.stringify(rows) }] };
+});`,
+      errors: [{ messageId: 'fixedStore', line: 7, column: 48 }],
+    },
+    {
+      // A lowdb document behind a JSON-file adapter: named by the wrapper handlers use.
+      code: `${header}import { Low } from 'lowdb';
+import { JSONFile } from 'lowdb/node';
+const adapter = new JSONFile<{ todos: string[] }>('db.json');
+const db = new Low(adapter, { todos: [] });
+server.tool('add', { text: z.string() }, async ({ text }) => {
+  await db.read();
+  db.data.todos.push(text);
+  await db.write();
+  return { content: [] };
+});`,
+      errors: [{ messageId: 'fixedStore', line: 7, column: 51, data: { store: 'db', path: "'db.json'", reason: 'nothing in it depends on the call', handler: "tool 'add'", writeLine: 11, readLine: 10 } }],
+    },
+    {
+      // A repository class holding the database in a field, and a lazily opened one behind a getter function.
+      code: `${header}import Database from 'better-sqlite3';
+class Notes {
+  private db = new Database(os.homedir() + '/.notes.db');
+  add(t: string) { this.db.prepare('INSERT INTO notes VALUES (?)').run(t); }
+  all() { return this.db.prepare('SELECT * FROM notes').all(); }
+}
+const notes = new Notes();
+let cache: any;
+function getDb() { if (!cache) cache = new Database('/var/lib/app/cache.db'); return cache; }
+server.tool('add', { text: z.string() }, async ({ text }) => { notes.add(text); getDb().prepare('DELETE FROM hits').run(); return { content: [] }; });
+server.tool('all', {}, async () => ({ content: [{ type: 'text', text: JSON.stringify([notes.all(), getDb().prepare('SELECT 1').get()]) }] }));`,
+      errors: [
+        { messageId: 'fixedStore', line: 7, column: 29 },
+        { messageId: 'fixedStore', line: 13, column: 53 },
+      ],
+    },
     // Handler objects kept in a Map and dispatched by `handlers.get(request.params.name).handle(args)`: each method
     // serves the tool of its key, and both use one queue file.
     {
