@@ -90,16 +90,14 @@ function isWrapper(model: ModuleModel, callee: Node): boolean {
   return !!names && names.has(ref.path.length ? ref.path[ref.path.length - 1] : 'default');
 }
 
-export interface StoreOpen {
-  /** The `new Database(…)` or `open(…)` expression. */
-  open: TSESTree.CallExpression | TSESTree.NewExpression;
-  /** The path expression it opens. */
-  path: Node;
+export interface StoreUses {
   /** How reports name the store: `db`, `this.db`. */
   name: string;
-  /** A use in handler code that changes the store's data, and one that reads it. */
+  /** The first use in handler code that changes the store's data, and the first that reads it. */
   write: Node | null;
   read: Node | null;
+  /** Every use in handler code, in source order of discovery. */
+  uses: { node: Node; effect: 'write' | 'read' }[];
 }
 
 /** A store opened in this module: where, at which path (null for an in-memory one or a path we cannot find). */
@@ -127,10 +125,11 @@ export function storeOpenOf(model: ModuleModel, call: TSESTree.CallExpression | 
  * binding it is kept in (a variable, a `this` field), a wrapper (`new Low(adapter)`), `await`, or a function that
  * returns it (`getDb().prepare(…)`).
  */
-export function storeUses(model: ModuleModel, open: Node): { name: string; write: Node | null; read: Node | null } | null {
+export function storeUses(model: ModuleModel, open: Node): StoreUses | null {
   let name: string | null = null;
   let write: Node | null = null;
   let read: Node | null = null;
+  const uses: { node: Node; effect: 'write' | 'read' }[] = [];
   const seen = new Set<Node>();
   const visit = (expr: Node, depth: number): void => {
     if (depth > 4 || seen.has(expr)) return;
@@ -191,11 +190,12 @@ export function storeUses(model: ModuleModel, open: Node): { name: string; write
     }
     if (p.type !== AST_NODE_TYPES.MemberExpression || p.object !== n || !model.isHandlerCode(ref)) return;
     const effect = chainEffect(p);
+    uses.push({ node: ref, effect });
     if (effect === 'write') write ??= ref;
     else if (effect === 'read') read ??= ref;
   };
   visit(open, 0);
-  return name === null ? null : { name, write, read };
+  return name === null ? null : { name, write, read, uses };
 }
 
 function enclosingOf(n: Node): FunctionNode | null {

@@ -8,6 +8,7 @@ import type { Registration } from './discovery.js';
 import type { HandlerRef, ModuleModel } from './model.js';
 import { getPathAnalysis, isFixed, isPerCall, pathKey, quote, type Trace } from './paths.js';
 import { accessTarget, changePhrase, type StateAccess, type StateBinding } from './state.js';
+import { storeUses } from './stores.js';
 import { teardownFacts } from './teardown.js';
 import { DEFAULT_TEARDOWN_PATTERN } from '../vocabulary.js';
 
@@ -123,6 +124,20 @@ export function summarizeModule(model: ModuleModel, file: string, text: string):
         if (!state.has(id)) state.set(id, { id, name: quote(textOf(arg)), scope: 'file', ...at(arg) });
       }
       for (const t of tools) t.files.push({ ...touch });
+    }
+  }
+  // A database or JSON-file store: each use in handler code reads or writes the file it was opened at.
+  for (const s of analysis.storeOpens) {
+    const uses = storeUses(model, s.open);
+    if (!uses) continue;
+    const t = analysis.trace(s.path, s.open);
+    const origin = originOf(t);
+    const id = origin === 'fixed' ? `file:${pathKey(model, s.path, textOf)}` : undefined;
+    if (id && !state.has(id)) state.set(id, { id, name: quote(textOf(s.path)), scope: 'file', ...at(s.path) });
+    for (const u of uses.uses) {
+      const touch: FileTouch = { ...at(u.node), effect: u.effect, api: 'database', target: quote(textOf(s.path)), origin };
+      if (id) touch.state = id;
+      for (const tool of eachTool(u.node)) tool.files.push({ ...touch });
     }
   }
   for (const p of analysis.processCalls) {

@@ -53,6 +53,16 @@ describe('server summary', () => {
     for (const name of ['append', 'clear', 'show']) expect(summary.tools.find((t) => t.name === name)!.rules).toContain('mcp-stateless/no-fixed-path-io');
   });
 
+  it('a database at a fixed path is a file state: the tool that inserts writes it, the one that selects reads it', async () => {
+    const { summary } = await buildReport([path.join(root, 'tests/fixtures/summary/todo-db.ts')]);
+    valid(summary);
+    const file = summary.state.find((s) => s.scope === 'file')!;
+    expect(file).toMatchObject({ name: "path.join(__dirname, 'todos.db')", writers: ['add'], readers: ['list'] });
+    expect(summary.tools.find((t) => t.name === 'list')!.files).toEqual([expect.objectContaining({ effect: 'read', api: 'database', origin: 'fixed', state: file.id, line: 15 })]);
+    // Reported where the database is opened, at start-up: no tool's code.
+    expect(summary.findings).toEqual([expect.objectContaining({ ruleId: 'mcp-stateless/no-fixed-path-io', line: 7, column: 25, tool: null })]);
+  });
+
   it('the clean example has tools but no shared state', async () => {
     const { summary } = await buildReport([path.join(root, 'examples/clean-server')]);
     valid(summary);
