@@ -1,5 +1,5 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { isFunction, memberName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
+import { enclosingFunction, isFunction, memberName, staticString, unwrap, type Node } from './ast.js';
 import type { ModuleModel } from './model.js';
 import type { Variable } from './module.js';
 import { callSitesOf, enclosingClass } from './resolve.js';
@@ -171,7 +171,7 @@ export function storeUses(model: ModuleModel, open: Node): StoreUses | null {
     for (const r of v.references) if (!r.init && r.isRead()) use(r.identifier as Node, depth);
   };
   const returned = (at: Node, depth: number) => {
-    const fn = isFunction(at) ? at : enclosingOf(at);
+    const fn = isFunction(at) ? at : enclosingFunction(at);
     if (fn) for (const call of callSitesOf(model.facts, fn)) use(call, depth + 1);
   };
   // One use of the store: what the chain around it does, or where the store goes next.
@@ -196,11 +196,6 @@ export function storeUses(model: ModuleModel, open: Node): StoreUses | null {
   };
   visit(open, 0);
   return name === null ? null : { name, write, read, uses };
-}
-
-function enclosingOf(n: Node): FunctionNode | null {
-  for (let p = n.parent; p; p = p.parent) if (isFunction(p)) return p;
-  return null;
 }
 
 function isTransparent(parent: Node, child: Node): boolean {
