@@ -261,16 +261,17 @@ export class Wiring {
     // A transport this function made: `new …Transport(…)` here, or a local binding of one.
     const madeIn = (fn: FunctionNode, value: Node) => {
       const n = unwrap(value);
-      if (n.type === AST_NODE_TYPES.NewExpression) return this.looksLikeTransport(n) && facts.ownerOf(n) === fn;
-      if (n.type !== AST_NODE_TYPES.Identifier || !this.looksLikeTransport(n)) return false;
+      if (n.type === AST_NODE_TYPES.NewExpression) return facts.ownerOf(n) === fn && this.looksLikeTransport(n);
+      if (n.type !== AST_NODE_TYPES.Identifier) return false;
       const v = facts.variableOf(n);
-      return !!v && v.defs.some((d) => d.type === 'Variable' && facts.ownerOf(d.node as Node) === fn);
+      return !!v && v.defs.some((d) => d.type === 'Variable' && facts.ownerOf(d.node as Node) === fn) && this.looksLikeTransport(n);
     };
     for (const call of facts.allCalls) {
       const callee = unwrap(call.callee);
       if (call.type === AST_NODE_TYPES.NewExpression) {
         const fn = facts.ownerOf(call);
-        if (fn && /^SSE\w*Transport$/.test(this.transportClass(call) ?? '') && ownParam(fn, call.arguments[1])) add(fn, 'connection handler');
+        // The cheap test first: the response handed to the transport is this function's own parameter.
+        if (fn && ownParam(fn, call.arguments[1]) && /^SSE\w*Transport$/.test(this.transportClass(call) ?? '')) add(fn, 'connection handler');
         continue;
       }
       if (callee.type !== AST_NODE_TYPES.MemberExpression || call.arguments.length < 2) continue;
