@@ -1,5 +1,5 @@
 import { getModuleModel, isAnalysed } from '../src/analysis/door.js';
-import { isConstantValue, isEmptyContainer } from '../src/analysis/lazy.js';
+import { isConstantValue, isEmptyContainer, isServerData } from '../src/analysis/lazy.js';
 import { createRule } from '../src/util/create-rule.js';
 import { optionRegExp } from '../src/util/option-regexp.js';
 import { describeBinding, handlerPhrase } from '../src/util/describe.js';
@@ -51,8 +51,8 @@ export default createRule<Options, MessageId>({
         if (!model.servesCalls) return;
         for (const a of model.stateAccesses()) {
           if (a.kind !== 'lazyInit') continue;
-          // A once-flag or an empty collection: nothing of a caller's is kept.
-          if (a.value && (isConstantValue(a.value) || isEmptyContainer(a.value))) continue;
+          // A once-flag, an empty collection, or a memo of the server's own configuration: nothing of a caller's is kept.
+          if (a.value && (isConstantValue(a.value) || isEmptyContainer(a.value) || isServerData(model.facts, a.value))) continue;
           const handler = handlerPhrase(model.handlerOf(a.node));
           const binding = describeBinding(a.binding);
           const origins = a.value ? model.origins.of(a.value) : new Set<string>();

@@ -1,8 +1,9 @@
 // Lazy fills of long-lived state: is an assignment guarded by a test that the target is not set yet (`if (!client)`,
 // `client ??= …`, `if (client) return client;` before it), and which values are once-flags rather than a caller's data.
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { memberPath, unwrap, type Node } from './ast.js';
+import { calleeName, memberPath, unwrap, type Node } from './ast.js';
 import type { ModuleFacts } from './module.js';
+import { resolveValues, returnedExpressions } from './resolve.js';
 
 /** `client` and `client`, `this.browser` and `this.browser`: the same binding and member path. */
 export function referencesSame(node: Node, target: Node): boolean {
@@ -70,6 +71,83 @@ export function isEmptyContainer(value: Node): boolean {
 }
 
 const EMPTY_COLLECTIONS = new Set(['Map', 'Set', 'WeakMap', 'WeakSet', 'Array']);
+
+/** Calls that turn plain data into plain data (`Number(process.env.PORT)`, `JSON.parse(text)`). */
+const DATA_CALLS = new Set(['String', 'Number', 'Boolean', 'parseInt', 'parseFloat', 'parse', 'stringify', 'trim', 'split', 'toLowerCase', 'toUpperCase', 'join']);
+const DATA_RECEIVERS = new Set(['JSON', 'Number', 'path']);
+
+/**
+ * Plain data that only the server's own configuration makes: literals, `process.env` and `process.argv` reads, objects
+ * and arrays of those, `JSON.parse(readFileSync(…))` (a file the server ships or is configured with) and its fields, and
+ * what a same-module function returns when all of it is such data (`loadConfig()`). It has no methods that keep a
+ * caller's pages, cookies or logins, and every caller would compute the same value: a lazy fill of it is a memo, not a
+ * first-caller cache. Values a caller's arguments reach are told apart before this is asked (origins).
+ */
+export function isServerData(facts: ModuleFacts, value: Node, depth = 0): boolean {
+  if (depth > 12) return false;
+  const v = unwrap(value);
+  switch (v.type) {
+    case AST_NODE_TYPES.Literal:
+      return !('regex' in v && v.regex);
+    case AST_NODE_TYPES.TemplateLiteral:
+      return v.expressions.every((e) => isServerData(facts, e, depth + 1));
+    case AST_NODE_TYPES.UnaryExpression:
+      return v.operator !== 'delete' && isServerData(facts, v.argument, depth + 1);
+    case AST_NODE_TYPES.BinaryExpression:
+      return v.left.type !== AST_NODE_TYPES.PrivateIdentifier && isServerData(facts, v.left, depth + 1) && isServerData(facts, v.right, depth + 1);
+    case AST_NODE_TYPES.LogicalExpression:
+      return isServerData(facts, v.left, depth + 1) && isServerData(facts, v.right, depth + 1);
+    case AST_NODE_TYPES.ConditionalExpression:
+      return isServerData(facts, v.test, depth + 1) && isServerData(facts, v.consequent, depth + 1) && isServerData(facts, v.alternate, depth + 1);
+    case AST_NODE_TYPES.ArrayExpression:
+      return v.elements.every((e) => e === null || isServerData(facts, e.type === AST_NODE_TYPES.SpreadElement ? e.argument : e, depth + 1));
+    case AST_NODE_TYPES.ObjectExpression:
+      return v.properties.every((p) =>
+        p.type === AST_NODE_TYPES.SpreadElement ? isServerData(facts, p.argument, depth + 1) : !p.computed && p.kind === 'init' && !p.method && isServerData(facts, p.value, depth + 1),
+      );
+    case AST_NODE_TYPES.Identifier: {
+      if (v.name === 'undefined' || v.name === '__dirname' || v.name === '__filename') return facts.variableOf(v) === null;
+      // A local constant of such data (`const port = Number(process.env.PORT); return { port };`).
+      const def = facts.variableOf(v)?.defs;
+      const decl = def?.length === 1 && def[0].type === 'Variable' && (def[0].parent as TSESTree.VariableDeclaration).kind === 'const' ? (def[0].node as TSESTree.VariableDeclarator) : null;
+      return !!decl?.init && decl.id.type === AST_NODE_TYPES.Identifier && isServerData(facts, decl.init, depth + 1);
+    }
+    case AST_NODE_TYPES.MemberExpression: {
+      const path = memberPath(v);
+      // process.env.X, process.argv[2], import.meta.url
+      if (path && path[0] === 'process' && (path[1] === 'env' || path[1] === 'argv') && facts.variableOf(rootOf(v)) === null) return true;
+      if (unwrap(v.object).type === AST_NODE_TYPES.MetaProperty) return true;
+      // A field of parsed data: `JSON.parse(text).version`.
+      return !v.computed && isServerData(facts, v.object, depth + 1);
+    }
+    case AST_NODE_TYPES.CallExpression: {
+      const callee = unwrap(v.callee);
+      const name = calleeName(callee);
+      // `JSON.parse(readFileSync(file, 'utf8'))`: whatever file is read, parsing it makes plain data.
+      if (name === 'parse' && callee.type === AST_NODE_TYPES.MemberExpression && unwrap(callee.object).type === AST_NODE_TYPES.Identifier && (unwrap(callee.object) as TSESTree.Identifier).name === 'JSON') return true;
+      if (name && DATA_CALLS.has(name)) {
+        const receiver = callee.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : null;
+        const receiverOk = receiver === null || (receiver.type === AST_NODE_TYPES.Identifier && DATA_RECEIVERS.has(receiver.name) && facts.variableOf(receiver) === null) || isServerData(facts, receiver, depth + 1);
+        if (receiverOk && v.arguments.every((a) => a.type !== AST_NODE_TYPES.SpreadElement && isServerData(facts, a, depth + 1))) return true;
+      }
+      if (v.arguments.some((a) => a.type === AST_NODE_TYPES.SpreadElement || !isServerData(facts, a, depth + 1))) return false;
+      const targets = resolveValues(facts, callee);
+      if (targets.length === 0 || !targets.every((t) => t.kind === 'function')) return false;
+      return targets.every((t) => {
+        const returned = t.kind === 'function' ? returnedExpressions(t.node) : [];
+        return returned.length > 0 && returned.every((r) => isServerData(facts, r, depth + 1));
+      });
+    }
+    default:
+      return false;
+  }
+}
+
+function rootOf(n: TSESTree.MemberExpression): TSESTree.Identifier {
+  let o: Node = unwrap(n.object);
+  while (o.type === AST_NODE_TYPES.MemberExpression) o = unwrap(o.object);
+  return o as TSESTree.Identifier;
+}
 
 function exits(s: Node): boolean {
   if (s.type === AST_NODE_TYPES.ReturnStatement || s.type === AST_NODE_TYPES.ThrowStatement) return true;

@@ -25,6 +25,34 @@ ${body}
 
 ruleTester.run('no-first-caller-cache', rule, {
   valid: [
+    // A memo of the server's own configuration (strict options): plain data from process.env, literals, a parsed file
+    // the server ships, or what a same-module loader returns from those. Every caller would compute the same value.
+    {
+      code: `${header}interface Settings { dataDir: string; debug: boolean }
+let settings: Settings | null = null;
+function getSettings(): Settings {
+  if (!settings) settings = { dataDir: process.env.DATA_DIR ?? '/srv/data', debug: process.env.DEBUG === '1' };
+  return settings;
+}
+server.tool('info', {}, async () => ({ content: [{ type: 'text', text: getSettings().dataDir }] }));`,
+      options: [{ reportConfigOnly: true }],
+    },
+    {
+      code: `${header}import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+let version: string | null = null;
+function loadConfig() {
+  const port = Number(process.env.PORT ?? '8080');
+  return { port, hosts: (process.env.HOSTS ?? '').split(','), tags: ['a', \`b-\${port}\`] };
+}
+let config: ReturnType<typeof loadConfig> | undefined;
+server.tool('about', {}, async () => {
+  if (version === null) version = JSON.parse(readFileSync(join(__dirname, 'package.json'), 'utf8')).version;
+  config ??= loadConfig();
+  return { content: [{ type: 'text', text: \`\${version} \${config.port}\` }] };
+});`,
+      options: [{ reportConfigOnly: true }],
+    },
     // An empty collection made on first use holds nothing of the first caller's: what is later put in it is another
     // rule's (no-module-accumulator). A cache map made lazily under a stateful name, and (strict options) a lowdb-style
     // document store's list.
@@ -97,6 +125,17 @@ await init();
 server.tool('q', {}, async () => ({ content: [] }));`,
   ],
   invalid: [
+    // Configuration data with a client inside it is not plain data: the client keeps what the first caller did with it.
+    {
+      code: `${header}declare class ApiClient { constructor(key?: string); }
+let config: { region: string; api: ApiClient } | undefined;
+server.tool('call', {}, async () => {
+  config ??= { region: process.env.REGION ?? 'eu', api: new ApiClient(process.env.API_KEY) };
+  return { content: [{ type: 'text', text: config.region }] };
+});`,
+      options: [{ reportConfigOnly: true }],
+      errors: [{ messageId: 'firstCall', line: 7, column: 3 }],
+    },
     // The same accessor read by handler code (`this.client` runs `get client()`): the first call fills it.
     {
       code: accessorServer(`    server.tool('query', {}, async () => ({ content: [{ type: 'text', text: await this.client.search('q') }] }));`),
