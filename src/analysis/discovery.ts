@@ -48,7 +48,9 @@ const SCHEMA_PROPS = new Set(['inputSchema', 'schema', 'parameters', 'argsSchema
 
 /** Builders that call their function argument once per request (SDK v2 `createMcpHandler`, Vercel's `mcp-handler`). */
 export const PER_REQUEST_FACTORIES = new Set(['createMcpHandler']);
-const REGISTRATION_METHODS = [...TOOL_METHODS, ...RESOURCE_METHODS, ...PROMPT_METHODS, ...Object.keys(FASTMCP_METHODS), 'setRequestHandler', 'setNotificationHandler', 'registerToolTask'];
+/** tmcp's resource templates: `server.template({ name, uri, complete }, (uri, params) => …)` (only in that config-first form). */
+const TEMPLATE_METHOD = 'template';
+const REGISTRATION_METHODS = [...TOOL_METHODS, ...RESOURCE_METHODS, ...PROMPT_METHODS, TEMPLATE_METHOD, ...Object.keys(FASTMCP_METHODS), 'setRequestHandler', 'setNotificationHandler', 'registerToolTask'];
 /** Every callee name `run` looks at (the configured registration functions aside). */
 /** Names of the calls discovery reads (`on` only for fastmcp's `server.on('connect', …)`). */
 const REGISTRATION_NAMES = new Set([...REGISTRATION_METHODS, ...PER_REQUEST_FACTORIES, 'on']);
@@ -270,7 +272,7 @@ export class Discovery {
       if (!name || (!REGISTRATION_NAMES.has(name) && !extra.includes(name))) continue;
       const isMethod = unwrap(call.callee).type === AST_NODE_TYPES.MemberExpression;
       const args = call.arguments;
-      if (isMethod && (TOOL_METHODS.has(name) || RESOURCE_METHODS.has(name) || PROMPT_METHODS.has(name))) {
+      if (isMethod && (TOOL_METHODS.has(name) || RESOURCE_METHODS.has(name) || PROMPT_METHODS.has(name) || name === TEMPLATE_METHOD)) {
         this.onHighLevel(call, name);
       } else if (isMethod && (name === 'setRequestHandler' || name === 'setNotificationHandler') && args.length >= 2) {
         this.onRequestHandler(call, name);
@@ -385,7 +387,11 @@ export class Discovery {
     const args = call.arguments;
     if (args.length < 2) return;
     const first = unwrap(args[0]);
-    if (first.type === AST_NODE_TYPES.ObjectExpression || isFunction(first)) return; // not a name-first registration
+    if (first.type === AST_NODE_TYPES.ObjectExpression) {
+      this.onConfigFirst(call, method, first);
+      return;
+    }
+    if (isFunction(first) || method === TEMPLATE_METHOD) return; // not a name-first registration
     // The handler is the last argument that is (or resolves to) something callable.
     let handlerIndex = -1;
     let values: Value[] = [];
@@ -437,6 +443,27 @@ export class Discovery {
     if (kind === 'resource') {
       for (const fn of values) if (fn.kind === 'function') this.fixResourceContext(fn.node);
     }
+  }
+
+  /**
+   * tmcp's config-first form: `server.tool({ name, description, schema }, (input) => …)`, `server.resource({ name, uri },
+   * (uri) => …)`, `server.template({ name, uri }, (uri, params) => …)`, `server.prompt({ name, schema }, …)`. The
+   * config names the registration; the handler is the last argument; a tool or prompt without a schema is called
+   * without input, and the request context is not a parameter (tmcp keeps it on `server.ctx`).
+   */
+  private onConfigFirst(call: TSESTree.CallExpression, method: string, cfg: TSESTree.ObjectExpression): void {
+    const facts = this.facts;
+    const nameProp = objectProp(cfg, 'name');
+    if (!nameProp) return;
+    const isTemplate = method === TEMPLATE_METHOD;
+    if (isTemplate && !objectProp(cfg, 'uri')) return;
+    const last = call.arguments[call.arguments.length - 1];
+    const values = resolveValues(facts, last);
+    if (!isFunction(unwrap(last)) && !values.some((v) => v.kind === 'function' || v.kind === 'import')) return;
+    const kind: HandlerKind = TOOL_METHODS.has(method) ? 'tool' : RESOURCE_METHODS.has(method) || isTemplate ? 'resource' : 'prompt';
+    const hasSchema = !!(objectProp(cfg, 'schema') ?? objectProp(cfg, 'inputSchema') ?? objectProp(cfg, 'argsSchema'));
+    const inputParam = kind === 'resource' || hasSchema ? 0 : null;
+    this.add({ kind, name: nameOf(facts, nameProp.value), site: call, via: `${method} (config first)`, inputParam, contextParam: null }, values);
   }
 
   /** When the name and the handler are both parameters of the enclosing function, its call sites supply them. */

@@ -52,6 +52,14 @@ app.post('/mcp', async (req, res) => {
 
 ruleTester.run('no-cross-call-binding', rule, {
   valid: [
+    // Config-first calls that register nothing: no name, or no function to call (a cache's \`resource\` method).
+    `import { McpServer } from 'tmcp';
+const server = new McpServer({ name: 't', version: '1' }, { adapter: undefined as never, capabilities: {} });
+let current = '';
+declare const cache: { resource(cfg: object, ttl: number): void; tool(cfg: object, cb: () => void): void };
+cache.resource({ name: 'r', uri: 'x://' }, 5);
+cache.tool({ description: 'no name' }, () => { current = 'x'; });
+server.tool({ name: 'read', description: 'r' }, async () => ({ content: [{ type: 'text', text: current }] }));`,
     // Per-request HTTP code that writes what handler code reads, but carries no request's value: a timestamp, emptying
     // the binding, a lazily filled client (no-first-caller-cache's), a local of the route, a routing map.
     perRequestServer('let lastSeen = 0;', "return { content: [{ type: 'text', text: String(lastSeen) }] };", 'lastSeen = Date.now();'),
@@ -183,6 +191,21 @@ async function main() { transport = {}; }
 server.tool('t', {}, async () => ({ content: [] }));`,
   ],
   invalid: [
+    // tmcp registers config first: \`server.tool({ name, description, schema }, handler)\`; resource templates too.
+    {
+      code: `import { McpServer } from 'tmcp';
+import * as v from 'valibot';
+const server = new McpServer({ name: 't', version: '1' }, { adapter: undefined as never, capabilities: {} });
+let currentDb: string | null = null;
+server.tool({ name: 'use_db', description: 'select', schema: v.object({ path: v.string() }) }, async ({ path }) => {
+  currentDb = path;
+  return { content: [] };
+});
+server.template({ name: 'rows', description: 'rows', uri: 'db://{table}' }, async (uri, params) => ({
+  contents: [{ uri, text: \`\${currentDb}:\${params.table}\` }],
+}));`,
+      errors: [{ messageId: 'crossCall', line: 6, column: 3 }],
+    },
     {
       name: 'a websocket connection listener keeps the newest socket where every tool call sends',
       code: `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
