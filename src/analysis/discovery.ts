@@ -48,6 +48,8 @@ const SCHEMA_PROPS = new Set(['inputSchema', 'schema', 'parameters', 'argsSchema
 
 /** Builders that call their function argument once per request (SDK v2 `createMcpHandler`, Vercel's `mcp-handler`). */
 export const PER_REQUEST_FACTORIES = new Set(['createMcpHandler']);
+/** Request methods a hand-written JSON-RPC server answers with handler code. */
+const HAND_WRITTEN_METHODS = new Set(['tools/call', 'resources/read', 'prompts/get']);
 /** tmcp's resource templates: `server.template({ name, uri, complete }, (uri, params) => …)` (only in that config-first form). */
 const TEMPLATE_METHOD = 'template';
 const REGISTRATION_METHODS = [...TOOL_METHODS, ...RESOURCE_METHODS, ...PROMPT_METHODS, TEMPLATE_METHOD, ...Object.keys(FASTMCP_METHODS), 'setRequestHandler', 'setNotificationHandler', 'registerToolTask'];
@@ -119,10 +121,14 @@ function isKeyPositionBefore(text: string, at: number): boolean {
 export function mayRegisterHandlers(text: string, settings: McpSettings): boolean {
   return (
     MAY_REGISTER.test(text) ||
+    HAND_WRITTEN.test(text) ||
     (MAY_HAVE_SCHEMA.test(text) && mayHaveHandlerKey(text, settings.handlerProperties)) ||
     settings.registrationFunctions.some((f) => text.includes(f))
   );
 }
+
+/** A hand-written JSON-RPC server names the request methods it answers. */
+const HAND_WRITTEN = /['"`](?:tools\/call|resources\/read|prompts\/get)['"`]/;
 
 /** Builders that call their function argument once per connection or session (a server per stdio process). */
 export const PER_CONNECTION_FACTORIES = new Set(['serveStdio', ...PER_REQUEST_FACTORIES]);
@@ -307,6 +313,55 @@ export class Discovery {
     this.findToolObjects();
     this.findToolClasses();
     this.findInitializedHooks();
+    this.findHandWrittenDispatch();
+  }
+
+  /**
+   * A server that speaks JSON-RPC itself, without an SDK: `if (request.method === 'tools/call') { … }` or
+   * `switch (msg.method) { case 'tools/call': … }` in a function that reads the same request's `params` inside that
+   * branch (`handlers[request.params.name](request.params.arguments)`). The function serves the call. A comparison
+   * that does not go on to read the request's params (an SDK's own capability checks) is not a dispatch.
+   */
+  private findHandWrittenDispatch(): void {
+    const facts = this.facts;
+    const consider = (at: Node, probe: Node, method: string | null, branch: Node | readonly Node[]) => {
+      if (method === null || !HAND_WRITTEN_METHODS.has(method)) return;
+      const fn = facts.ownerOf(at);
+      const root = unwrap(probe).type === AST_NODE_TYPES.MemberExpression ? unwrap((unwrap(probe) as TSESTree.MemberExpression).object) : null;
+      if (!fn || root?.type !== AST_NODE_TYPES.Identifier) return;
+      const v = facts.variableOf(root);
+      const parts = Array.isArray(branch) ? branch : [branch];
+      if (!v || parts.length === 0) return;
+      const [start, end] = [parts[0].range[0], parts[parts.length - 1].range[1]];
+      const readsParams = v.references.some((r) => {
+        const id = r.identifier as Node;
+        const p = id.parent;
+        return id.range[0] >= start && id.range[1] <= end && p?.type === AST_NODE_TYPES.MemberExpression && p.object === id && memberName(p) === 'params';
+      });
+      if (!readsParams) return;
+      const def = v.defs[0];
+      const index = def?.type === 'Parameter' ? fn.params.findIndex((q) => q === def.name) : -1;
+      const kind = methodKind(method);
+      this.add({ kind, name: kind === 'tool' ? null : method, site: at, via: `hand-written \`${method}\` dispatch`, inputParam: index >= 0 ? index : 0, contextParam: null }, [{ kind: 'function', node: fn }]);
+    };
+    const isMethodRead = (n: Node) => {
+      const u = unwrap(n);
+      return u.type === AST_NODE_TYPES.MemberExpression && memberName(u) === 'method';
+    };
+    for (const choices of facts.choicesByOwner.values()) {
+      for (const c of choices) {
+        if (c.type !== AST_NODE_TYPES.IfStatement) continue;
+        const t = unwrap(c.test);
+        if (t.type !== AST_NODE_TYPES.BinaryExpression || (t.operator !== '===' && t.operator !== '==')) continue;
+        const [probe, other] = isMethodRead(t.left) ? [t.left, t.right] : [t.right, t.left];
+        if (!isMethodRead(probe)) continue;
+        consider(c, probe, staticString(other), c.consequent);
+      }
+    }
+    for (const sw of facts.switches) {
+      if (!isMethodRead(sw.discriminant)) continue;
+      for (const sc of sw.cases) if (sc.test) consider(sc, sw.discriminant, staticString(sc.test), sc.consequent);
+    }
   }
 
   /**

@@ -52,6 +52,17 @@ app.post('/mcp', async (req, res) => {
 
 ruleTester.run('no-cross-call-binding', rule, {
   valid: [
+    // An SDK's own capability check compares the method but never reads the request's params: not a dispatch.
+    `let lastChecked = '';
+export function assertCapability(request: { method: string; params?: unknown }) {
+  switch (request.method) {
+    case 'tools/call':
+      lastChecked = 'tools';
+      break;
+  }
+  if (request.method === 'resources/read') return lastChecked;
+  lastChecked = 'resources';
+}`,
     // Config-first calls that register nothing: no name, or no function to call (a cache's \`resource\` method).
     `import { McpServer } from 'tmcp';
 const server = new McpServer({ name: 't', version: '1' }, { adapter: undefined as never, capabilities: {} });
@@ -191,6 +202,24 @@ async function main() { transport = {}; }
 server.tool('t', {}, async () => ({ content: [] }));`,
   ],
   invalid: [
+    // A hand-written JSON-RPC server (no SDK): the branch that answers tools/call serves the call, and the map it
+    // dispatches through names each tool.
+    {
+      code: `import { createInterface } from 'node:readline';
+let activeTab = 0;
+const handlers: Record<string, (args: any) => Promise<unknown>> = {
+  switch_tab: async (args) => { activeTab = args.index; return { content: [] }; },
+  read_tab: async () => ({ content: [{ type: 'text', text: String(activeTab) }] }),
+};
+createInterface({ input: process.stdin }).on('line', async (line) => {
+  const request = JSON.parse(line);
+  if (request.method === 'tools/call') {
+    const result = await handlers[request.params.name](request.params.arguments ?? {});
+    process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: request.id, result }) + '\\n');
+  }
+});`,
+      errors: [{ messageId: 'crossCall', line: 4, column: 33 }],
+    },
     // tmcp registers config first: \`server.tool({ name, description, schema }, handler)\`; resource templates too.
     {
       code: `import { McpServer } from 'tmcp';
