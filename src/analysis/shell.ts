@@ -85,6 +85,8 @@ function flattenCommand(model: ModuleModel, e: Node, out: (string | Node)[], dep
 
 /** Commands that only look something up: they write nothing under the working directory, HOME or TMPDIR that another call reads (`mktemp` makes a fresh name). */
 const LOOKUP_COMMANDS = new Set(['which', 'where', 'whoami', 'uname', 'hostname', 'id', 'mktemp', 'nproc', 'arch', 'sw_vers']);
+/** Commands that only read the process table: whatever their arguments, they write no file a later call reads. */
+const PROCESS_TABLE_COMMANDS = new Set(['pgrep', 'pidof', 'ps', 'tasklist']);
 /** Commands that fetch and run a package: even `npx tool --version` installs into the shared cache. */
 const PACKAGE_RUNNERS = /^(npx|pnpx|bunx|npm|pnpm|yarn|pipx|uvx)$/;
 const NULL_REDIRECT = /\s*\d?>\s*(?:\/dev\/null|nul)\b(?:\s*2>&1)?/gi;
@@ -115,13 +117,33 @@ function staticCommandLine(p: ProcessCall): string[] | null {
 }
 
 /**
+ * `pgrep -P ${pid}`, `execFile('ps', ['-o', 'pid=', '-p', String(pid)])`: a process-table lookup whose arguments are
+ * computed. The command word is written in the code, and a shell line has no redirection, pipe or second command.
+ */
+function readsProcessTable(p: ProcessCall): boolean {
+  let first: string | null = null;
+  if (p.shell) {
+    const cmd = p.command ? unwrap(p.command) : null;
+    if (cmd?.type !== AST_NODE_TYPES.TemplateLiteral) return false;
+    const text = cmd.quasis.map((q) => q.value.cooked ?? q.value.raw).join(' 0 ').replace(NULL_REDIRECT, ' ');
+    if (/[;&|<>$`()]/.test(text)) return false;
+    first = text.trim().split(/\s+/)[0] ?? null;
+  } else if (!p.name.startsWith('Bun.') && p.kind !== 'fork') {
+    const a0 = p.call.arguments[0];
+    first = a0 && a0.type !== AST_NODE_TYPES.SpreadElement ? staticString(a0) : null;
+  }
+  if (!first) return false;
+  return PROCESS_TABLE_COMMANDS.has((first.split(/[\\/]/).pop() ?? '').replace(/\.exe$/i, '').toLowerCase());
+}
+
+/**
  * A child process that only asks the machine something (`which yt-dlp`, `git --version`, `reg query …`, `mktemp -d`),
  * every word written in the code: what it reads is the machine's, not a caller's, and it leaves nothing a later call
  * reads, so it needs no per-call cwd, HOME or TMPDIR.
  */
 export function isLookupCommand(p: ProcessCall): boolean {
   const words = staticCommandLine(p);
-  if (!words) return false;
+  if (!words) return readsProcessTable(p);
   const cmd = (words[0].split(/[\\/]/).pop() ?? '').replace(/\.exe$/i, '').toLowerCase();
   if (PACKAGE_RUNNERS.test(cmd)) return false;
   if (LOOKUP_COMMANDS.has(cmd)) return true;

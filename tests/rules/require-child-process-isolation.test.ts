@@ -75,8 +75,32 @@ server.tool('term', { workspace: z.string() }, async ({ workspace }) => {
   term.kill();
   return { content: [] };
 });`,
+    // Process-table lookups with computed arguments: they read the process table and write nothing a later call reads.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { execSync, execFileSync } from 'node:child_process';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('interrupt', {}, async ({ pid }: { pid: number }) => {
+  const kids = execSync(\`pgrep -P \${pid}\`, { encoding: 'utf-8' }).trim();
+  execFileSync('ps', ['-o', 'pid=', '-p', String(pid)]);
+  return { content: [{ type: 'text', text: kids }] };
+});`,
   ],
   invalid: [
+    {
+      // A process-table lookup whose shell line writes a file, or runs a second command, is not only a lookup.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { execSync } from 'node:child_process';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('snapshot', {}, async ({ pid }: { pid: number }) => {
+  execSync(\`ps -p \${pid} > /tmp/ps.txt\`);
+  execSync(\`pgrep -P \${pid}; npm ls\`);
+  return { content: [] };
+});`,
+      errors: [
+        { messageId: 'notIsolated', line: 5, column: 3 },
+        { messageId: 'notIsolated', line: 6, column: 3 },
+      ],
+    },
     {
       // Look-alikes of lookups: a package runner installs into the shared cache even for --version; a lookup chained to
       // an install; a lookup of a word the caller chooses.
