@@ -101,7 +101,7 @@ const ACCESSORS = new Set(['get', 'at', 'find', 'findLast']);
 const KEYED_READS = new Set(['get', 'has']);
 const CACHE_CLASS = /(Map|Set|Cache|LRU|Lru)$/;
 /** Classes named for in-process storage (`InMemoryTaskStore`, `RequestHistory`, `UsageTracker`): their methods keep data. */
-const STORE_CLASS = /(Store|Storage|Registry|Repository|Queue|Buffer|History|Tracker|Recorder|Collection|Ledger)$/;
+const STORE_CLASS = /(Store|Storage|Registry|Repository|Queue|Buffer|History|Tracker|Recorder|Collection|Ledger|Manager|Connections|Sessions)$/;
 /** Method names that put data into a store or take it out for good. */
 const STORE_MUTATORS = /^(set|add|put|push|store|save|record|track|register|insert|append|upsert|update|delete|remove|clear|enqueue|increment|mark)/;
 

@@ -163,6 +163,10 @@ export function buildServer(ctx: McpRequestContext) {
     `${header}class NoteRegistry { add(x: string) { return x.length; } }
 const notes = new NoteRegistry();
 server.tool('n', {}, async ({ x }) => { notes.add(x); return { content: [] }; });`,
+    // A manager class from another module that handlers only read from (no method that files or removes data).
+    `${header}import { SessionManager } from './sessions.js';
+const sessions = new SessionManager();
+server.tool('peek', {}, async ({ id }) => ({ content: [{ type: 'text', text: String(sessions.getSession(id)) }] }));`,
     // A counter whose value never leaves the statement (a plain tally nobody reads).
     `${header}let hits = 0;
 server.tool('hit', {}, async () => { hits++; hits += 1; return { content: [] }; });`,
@@ -171,6 +175,15 @@ server.tool('hit', {}, async () => { hits++; hits += 1; return { content: [] }; 
 export function add(n: number) { items.push(n); }`,
   ],
   invalid: [
+    {
+      // A manager or connection registry from another module (its body is not here): filing data through its
+      // \`add…\`/\`remove…\` methods changes one object every caller reaches.
+      code: `${header}import { ConnectionManager } from './connections.js';
+const connections = new ConnectionManager();
+server.tool('connect', {}, async ({ name, url }) => { connections.addConnection(name, url); return { content: [] }; });
+server.tool('query', {}, async ({ name }) => ({ content: [{ type: 'text', text: String(connections.getConnection(name)) }] }));`,
+      errors: [{ messageId: 'accumulator', line: 5, column: 55, suggestions: null }],
+    },
     {
       // Keyed by one property, filled from another: the entry is the caller's content (looked up first or not).
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
