@@ -86,6 +86,8 @@ export interface LongLivedParam {
   name: string;
   /** Where the caller keeps it (`src/index.ts:209`). */
   from: string;
+  /** The server factory whose binding it is (`createServer()`), when it is not module-level. */
+  within?: string;
   /** The functions a method of that object runs (its class may be in the caller's module or a third one). */
   methods(name: string): readonly ImportTarget[];
 }
@@ -547,7 +549,10 @@ export class ModuleModel {
 
   /** Does a call change what it is given as its `index`th argument (the callee's body in this module or another)? */
   argumentMutated(call: TSESTree.CallExpression, index: number, container: ContainerKind): boolean {
-    return this.calleesOf(call).some(({ fn, model }) => model.paramMutated(fn, index, container));
+    // A store object (`new TaskStore()`, a class this module cannot see) handed to a function of another module is
+    // reported there, where its methods are called on the long-lived parameter (whole-server analysis hands it over):
+    // reporting the hand-over too would say the same thing twice.
+    return this.calleesOf(call).some(({ fn, model }) => (container !== 'store' || model === this) && model.paramMutated(fn, index, container));
   }
 
   /** Call sites of a function in this module (for following values into helpers). */

@@ -4,10 +4,10 @@ import { visitorKeys } from '@typescript-eslint/visitor-keys';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as ts from 'typescript';
-import { append, propertyKeyName, type FunctionNode, type Node } from './ast.js';
+import { append, functionDisplayName, isFunction, propertyKeyName, type FunctionNode, type Node } from './ast.js';
 import { Discovery, mayRegisterHandlers } from './discovery.js';
 import { describeHandler, ModuleModel, type CrossRoot, type ImportTarget, type InputParam, type LongLivedParam, type ModuleLinks } from './model.js';
-import { isRelativeSource, ModuleFacts } from './module.js';
+import { isRelativeSource, ModuleFacts, type Variable } from './module.js';
 import { getPathAnalysis } from './paths.js';
 import { classMember, propertyOf, resolveValues, resolveVariable, returnedExpressions, type Value } from './resolve.js';
 import { settingsKey, type McpSettings } from './settings.js';
@@ -260,7 +260,7 @@ export class ServerModel {
         }
         continue;
       }
-      const handed = longLivedArguments(u.facts, call.call);
+      const handed = longLivedArguments(model, call.call);
       const given = toolArguments(model, call.call);
       for (const t of this.resolveImport(u, call.source, call.imported, call.path)) {
         if (this.addRoot(t.unit, t.fn, { kind: r.kind, name: call.ref.routedName ?? r.name, via, registered: false })) dirty.add(t.unit);
@@ -268,7 +268,7 @@ export class ServerModel {
           if (this.addInput(t.unit, t.fn, { index: g.index, key: g.key, scope: g.scope, from: `${this.rel(u.fileName)}:${g.line}`, handler: describeHandler(call.ref) })) dirty.add(t.unit);
         }
         for (const h of handed) {
-          const lp: LongLivedParam = { index: h.index, name: h.name, from: `${this.rel(u.fileName)}:${h.line}`, methods: (m) => this.methodsOf(u, h.arg, m) };
+          const lp: LongLivedParam = { index: h.index, name: h.name, from: `${this.rel(u.fileName)}:${h.line}`, within: h.within, methods: (m) => this.methodsOf(u, h.arg, m) };
           if (this.addParam(t.unit, t.fn, lp)) dirty.add(t.unit);
         }
       }
@@ -500,21 +500,35 @@ export class ServerModel {
  * The arguments of a call that are process-wide objects of the calling module: a module-level binding holding an
  * instance or a container (`startPortForward(k8sManager, input)`, `handle(name, args, state)`).
  */
-function longLivedArguments(facts: ModuleFacts, call: TSESTree.Node): { index: number; name: string; line: number; arg: TSESTree.Node }[] {
+function longLivedArguments(model: ModuleModel, call: TSESTree.Node): { index: number; name: string; line: number; arg: TSESTree.Node; within?: string }[] {
   if (call.type !== AST_NODE_TYPES.CallExpression) return [];
-  const out: { index: number; name: string; line: number; arg: TSESTree.Node }[] = [];
+  const facts = model.facts;
+  const out: { index: number; name: string; line: number; arg: TSESTree.Node; within?: string }[] = [];
   call.arguments.forEach((a, index) => {
     if (a.type !== AST_NODE_TYPES.Identifier) return;
     const v = facts.variableOf(a);
     const def = v?.defs[0];
-    if (!v || def?.type !== 'Variable' || !facts.isModuleLevel(v)) return;
+    if (!v || def?.type !== 'Variable' || !(facts.isModuleLevel(v) || outlivesHandlers(model, v))) return;
     const init = (def.node as TSESTree.VariableDeclarator).init;
     const i = init ? unwrapExpression(init) : null;
     if (i && (i.type === AST_NODE_TYPES.NewExpression || i.type === AST_NODE_TYPES.ObjectExpression || i.type === AST_NODE_TYPES.ArrayExpression)) {
-      out.push({ index, name: a.name, line: def.node.loc.start.line, arg: a });
+      const block = v.scope.variableScope.block as TSESTree.Node;
+      const factory = facts.isModuleLevel(v) || !isFunction(block) ? null : functionDisplayName(block);
+      out.push({ index, name: a.name, line: def.node.loc.start.line, arg: a, within: factory === null ? undefined : `\`${factory}()\`` });
     }
   });
   return out;
+}
+
+/**
+ * A binding of a server factory (`function createServer() { const store = new SessionStore(); server.tool(…) }`) that
+ * the factory's handlers close over: it lives as long as the server, not the call, unless the factory runs once per
+ * connection.
+ */
+function outlivesHandlers(model: ModuleModel, v: Variable): boolean {
+  const block = v.scope.variableScope.block as TSESTree.Node;
+  if (!isFunction(block)) return false;
+  return !model.isHandlerCode(block) && !model.isHandlerCode(block.body) && !model.perConnection(block);
 }
 
 function unwrapExpression(n: TSESTree.Node): TSESTree.Node {

@@ -32,6 +32,8 @@ export interface StateBinding {
   exported?: boolean;
   /** A parameter handed a process-wide object by another module: where that object is kept (`src/index.ts:209`). */
   handedFrom?: string;
+  /** The server factory that made it (`createServer()`), when it is a factory's binding rather than module-level. */
+  handedWithin?: string;
 }
 
 export type AccessKind =
@@ -167,7 +169,7 @@ export interface StateHooks {
   /** Does this call change what it is given as its `index`th argument (a container of this kind)? */
   argumentMutated(call: TSESTree.CallExpression, index: number, container: ContainerKind): boolean;
   /** Parameters of a handler-code function that another module hands a process-wide object. */
-  longLivedParams(fn: FunctionNode): readonly { index: number; name: string; from: string }[];
+  longLivedParams(fn: FunctionNode): readonly { index: number; name: string; from: string; within?: string }[];
 }
 
 export function collectStateAccesses(facts: ModuleFacts, hooks: StateHooks): StateAccess[] {
@@ -189,7 +191,7 @@ export function collectStateAccesses(facts: ModuleFacts, hooks: StateHooks): Sta
         if (!id || id.type !== AST_NODE_TYPES.Identifier) continue;
         const v = scope.set.get(id.name) as Variable | undefined;
         if (!v) continue;
-        const binding: StateBinding = { key: `p:${block.range[0]}:${lp.index}`, name: id.name, scope: 'module', container: 'instance', decl: id, factory: null, handedFrom: lp.from };
+        const binding: StateBinding = { key: `p:${block.range[0]}:${lp.index}`, name: id.name, scope: 'module', container: 'instance', decl: id, factory: null, handedFrom: lp.from, handedWithin: lp.within };
         for (const ref of v.references) {
           if (ref.init || !isHandlerCode(ref.identifier)) continue;
           classifyUse(facts, binding, ref.identifier, out, new Set());

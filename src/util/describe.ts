@@ -7,6 +7,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 export function describeBinding(b: StateBinding): string {
   switch (b.scope) {
     case 'module':
+      if (b.handedFrom && b.handedWithin) return `\`${b.name}\` is the object ${b.handedWithin} makes (${b.handedFrom}) and hands to every call, shared by every call on that server instance`;
       if (b.handedFrom) return `\`${b.name}\` is the process-wide object ${b.handedFrom} hands to every call, shared by every caller`;
       return b.className
         ? `\`${b.name}\` belongs to the one long-lived \`${b.className}\` instance, shared by every caller`
