@@ -259,10 +259,16 @@ function isScopeLikeName(model: ModuleModel, name: string): boolean {
  * access, destructuring or schema parsing (`Schema.parse(args)`), or a helper's parameter that handler code here fills
  * with such a value? A value computed from the call (a client's reply to a request made with the caller's id) is not.
  */
-function isCallerValue(model: ModuleModel, n: Node, depth: number): boolean {
+function isCallerValue(model: ModuleModel, n: Node, depth: number, key: string | null = null): boolean {
   if (depth > 6) return false;
   const u = unwrap(n);
-  if (u.type === AST_NODE_TYPES.MemberExpression) return isCallerValue(model, u.object, depth + 1);
+  // `o.cwd` of an options object a call site writes out (`createTerminal({ command, cwd })`): that property's value.
+  if (u.type === AST_NODE_TYPES.MemberExpression) return isCallerValue(model, u.object, depth + 1, u.computed ? null : memberName(u));
+  if (u.type === AST_NODE_TYPES.ObjectExpression) {
+    if (key === null) return false;
+    const prop = u.properties.find((p): p is TSESTree.Property => p.type === AST_NODE_TYPES.Property && !p.computed && propertyKeyName(p) === key);
+    return !!prop && isCallerValue(model, prop.value, depth + 1);
+  }
   if (u.type === AST_NODE_TYPES.CallExpression) {
     const c = unwrap(u.callee);
     const m = c.type === AST_NODE_TYPES.MemberExpression ? memberName(c) : null;
@@ -274,7 +280,7 @@ function isCallerValue(model: ModuleModel, n: Node, depth: number): boolean {
   if (!v || !def) return false;
   if (def.type === 'Variable') {
     const init = (def.node as TSESTree.VariableDeclarator).init;
-    return !!init && isCallerValue(model, init, depth + 1);
+    return !!init && isCallerValue(model, init, depth + 1, (def.node as TSESTree.VariableDeclarator).id.type === AST_NODE_TYPES.Identifier ? key : null);
   }
   if (def.type !== 'Parameter') return false;
   const origins = model.origins.variable(v);
@@ -288,7 +294,14 @@ function isCallerValue(model: ModuleModel, n: Node, depth: number): boolean {
   if (sites.length === 0 && index === 0 && isCallbackArgument(fn)) return true;
   return sites.some((site) => {
     const a = site.arguments[index];
-    return !!a && a.type !== AST_NODE_TYPES.SpreadElement && model.isHandlerCode(site) && isCallerValue(model, a, depth + 1);
+    if (!a || a.type === AST_NODE_TYPES.SpreadElement || !model.isHandlerCode(site)) return false;
+    // The options object itself written at the call: the property this use reads decides.
+    // `function f({ cwd })` reads that property of it too.
+    if (unwrap(a).type !== AST_NODE_TYPES.ObjectExpression) return isCallerValue(model, a, depth + 1);
+    const param = fn.params[index];
+    const target = param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
+    const k = target.type === AST_NODE_TYPES.ObjectPattern ? destructuredKeyOf(target, v.name, true) : key;
+    return k !== null && isCallerValue(model, a, depth + 1, k);
   });
 }
 

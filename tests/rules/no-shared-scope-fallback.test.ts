@@ -5,6 +5,19 @@ const ruleTester = new RuleTester();
 
 ruleTester.run('no-shared-scope-fallback', rule, {
   valid: [
+    // An options object whose cwd the call site fills with the server's own directory, not the caller's.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { spawn } from 'node:child_process';
+import { z } from 'zod';
+const server = new McpServer({ name: 't', version: '1' });
+const WORK = '/srv/work';
+function createTerminal(o: { command: string; cwd?: string }) {
+  return spawn(o.command, [], { cwd: o.cwd ?? process.cwd() });
+}
+server.tool('term', { command: z.string(), cwd: z.string().optional() }, async ({ command }) => {
+  createTerminal({ command, cwd: WORK });
+  return { content: [] };
+});`,
     // MCP roots: no root is an error, or falls back to a dedicated ad-hoc directory.
     `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { fileURLToPath } from 'node:url';
@@ -124,6 +137,29 @@ server.tool('status', { runId: z.string() }, async ({ runId }) => {
 export const dir = (workspace?: string) => workspace || os.homedir();`,
   ],
   invalid: [
+    // The scope handed to a helper inside an options object (\`createTerminal({ command, cwd })\`), read there as \`o.cwd\`,
+    // or destructured in the helper's parameter.
+    {
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { spawn } from 'node:child_process';
+import { z } from 'zod';
+const server = new McpServer({ name: 't', version: '1' });
+function createTerminal(o: { command: string; cwd?: string }) {
+  return spawn(o.command, [], { cwd: o.cwd ?? process.cwd() });
+}
+function openShell({ cwd }: { cwd?: string }) {
+  return spawn('sh', [], { cwd: cwd || process.cwd() });
+}
+server.tool('term', { command: z.string(), cwd: z.string().optional() }, async ({ command, cwd }) => {
+  createTerminal({ command, cwd });
+  openShell({ cwd });
+  return { content: [] };
+});`,
+      errors: [
+        { messageId: 'sharedFallback', line: 6, column: 47, data: { handler: "tool 'term'", what: "the server's working directory", fallback: 'process.cwd()', scope: 'o.cwd' } },
+        { messageId: 'sharedFallback', line: 9, column: 40, data: { handler: "tool 'term'", what: "the server's working directory", fallback: 'process.cwd()', scope: 'cwd' } },
+      ],
+    },
     {
       // The client's MCP roots are its workspace: no roots, and the server's own working directory stands in.
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
