@@ -232,8 +232,8 @@ function mayNameFsMethod(name: string | null): boolean {
 
 /** Methods that write a file named by their options' `path` (Playwright and Puppeteer pages and elements). */
 const OPTION_PATH_WRITERS = new Set(['pdf', 'screenshot']);
-/** Methods that write a file named by their first argument (a Playwright download, a sharp pipeline). */
-const PATH_WRITERS = new Set(['saveAs', 'toFile']);
+/** Methods that write a file named by their first argument (a Playwright download, a sharp pipeline, a browser profile). */
+const PATH_WRITERS = new Set(['saveAs', 'toFile', 'launchPersistentContext']);
 
 /**
  * A library method that writes a file the caller names: `page.pdf({ path })`, `page.screenshot({ path })`,
@@ -245,8 +245,10 @@ export function fileWriterCallOf(facts: ModuleFacts, call: Node, extra: ModuleNa
   const callee = unwrap(call.callee);
   if (callee.type !== AST_NODE_TYPES.MemberExpression || !call.arguments[0] || call.arguments[0].type === AST_NODE_TYPES.SpreadElement) return null;
   const m = memberName(callee);
-  if (!m || (!OPTION_PATH_WRITERS.has(m) && !PATH_WRITERS.has(m)) || moduleRef(facts, callee.object, extra)) return null;
-  if (OPTION_PATH_WRITERS.has(m)) return { call, method: m, spec: { effect: 'write', paths: [[0, 'write']], optionKey: 'path' }, effect: 'write' };
+  // Playwright's `context.tracing.stop({ path })` writes the trace there.
+  const traceStop = m === 'stop' && unwrap(callee.object).type === AST_NODE_TYPES.MemberExpression && memberName(unwrap(callee.object) as TSESTree.MemberExpression) === 'tracing';
+  if (!m || (!OPTION_PATH_WRITERS.has(m) && !PATH_WRITERS.has(m) && !traceStop) || moduleRef(facts, callee.object, extra)) return null;
+  if (OPTION_PATH_WRITERS.has(m) || traceStop) return { call, method: m, spec: { effect: 'write', paths: [[0, 'write']], optionKey: 'path' }, effect: 'write' };
   if (PATH_WRITERS.has(m) && call.arguments.length <= 2) return { call, method: m, spec: W(), effect: 'write' };
   return null;
 }

@@ -165,6 +165,17 @@ server.tool('capture', { workspace: z.string(), format: z.enum(['png', 'jpeg']) 
   await page.screenshot(opts);
   return { content: [{ type: 'text', text: bytes.toString('base64') }] };
 });`,
+    // A browser profile and a trace under the caller's workspace; a trace stopped without a path; another stop(…).
+    `${header}import path from 'node:path';
+declare const chromium: { launchPersistentContext(dir: string, o?: object): Promise<{ tracing: { stop(o?: { path?: string }): Promise<void> } }> };
+declare const timer: { stop(o: { path: string }): void };
+server.tool('trace', { workspace: z.string() }, async ({ workspace }) => {
+  const ctx = await chromium.launchPersistentContext(path.join('/srv/runs', path.basename(workspace), 'profile'));
+  await ctx.tracing.stop({ path: path.join('/srv/runs', path.basename(workspace), 'trace.zip') });
+  await ctx.tracing.stop();
+  timer.stop({ path: '/tmp/timer' });
+  return { content: [] };
+});`,
     // strict (reportAllReads): system files and the operator's config file are not a caller's data.
     {
       code: `${header}import { readFileSync } from 'node:fs';
@@ -279,6 +290,19 @@ server.tool('run', { code: z.string(), language: z.enum(['python', 'node']) }, a
         { messageId: 'fixedWrite', line: 13, column: 26, suggestions: null },
         { messageId: 'fixedWrite', line: 16, column: 25, suggestions: null },
         { messageId: 'fixedWrite', line: 17, column: 25, suggestions: null },
+      ],
+    },
+    {
+      // A persistent browser profile and a Playwright trace at fixed places under the shared temp dir.
+      code: `${header}declare const chromium: { launchPersistentContext(dir: string, o?: object): Promise<{ tracing: { stop(o?: { path?: string }): Promise<void> } }> };
+server.tool('browse', {}, async () => {
+  const ctx = await chromium.launchPersistentContext(\`\${os.tmpdir()}/chrome-profile\`, { headless: true });
+  await ctx.tracing.stop({ path: \`\${os.tmpdir()}/trace-\${Date.now()}.zip\` });
+  return { content: [] };
+});`,
+      errors: [
+        { messageId: 'fixedWrite', line: 7, column: 54, suggestions: null },
+        { messageId: 'fixedWrite', line: 8, column: 34, suggestions: null },
       ],
     },
     {
