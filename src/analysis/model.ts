@@ -4,7 +4,7 @@ import { Budget } from './budget.js';
 import { cachedFor } from './cache.js';
 import { Discovery, PER_CONNECTION_FACTORIES, type HandlerKind, type Registration } from './discovery.js';
 import { routedLabel } from './dispatch.js';
-import { isRelativeSource, type ModuleFacts } from './module.js';
+import type { ModuleFacts } from './module.js';
 import { callSitesOf, classMember, constructionsOf, enclosingClass, inStaticMethodOf, propertyOf, resolveValues, type ClassNode, type Value } from './resolve.js';
 import type { McpSettings } from './settings.js';
 import { collectStateAccesses, methodFieldEffects, parameterMutated, seesOnlyOwnWrite, type ContainerKind, type FieldEffect, type StateAccess } from './state.js';
@@ -472,7 +472,7 @@ export class ModuleModel {
   }
 
   private noteExternal(v: { source: string; imported: string; path: string[] }, ref: HandlerRef, call: Node): void {
-    if (!isRelativeSource(v.source)) return;
+    if (!this.facts.isProjectSource(v.source)) return;
     const routed = ref.routedName ?? (ref.registration.kind === 'tool' ? routedLabel(call, this.facts.ownerOf(call)) : null);
     this.externalReach.push({ source: v.source, imported: v.imported, path: v.path, ref: routed && routed !== ref.routedName ? { ...ref, routedName: routed } : ref, call });
   }
@@ -499,7 +499,7 @@ export class ModuleModel {
     }
     for (const v of resolveValues(this.facts, call.callee)) {
       if (v.kind === 'function') out.push({ fn: v.node, model: this });
-      else if (v.kind === 'import' && isRelativeSource(v.source)) {
+      else if (v.kind === 'import' && this.facts.isProjectSource(v.source)) {
         for (const t of this.links.importTargets(v.source, v.imported, v.path)) out.push({ fn: t.fn, model: t.model() });
       }
     }
@@ -628,7 +628,7 @@ function mapDispatchTargets(facts: ModuleFacts, callee: Node, imports: ImportVal
   // `{ ...FILE_TOOLS, ...SEARCH_TOOLS }`: a map assembled from others serves every key of each.
   const visit = (obj: Node, depth: number): void => {
     for (const v of resolveValues(facts, obj)) {
-      if (v.kind === 'import' && isRelativeSource(v.source)) imports.push(v);
+      if (v.kind === 'import' && facts.isProjectSource(v.source)) imports.push(v);
       if (v.kind !== 'object' || seen.has(v.node)) continue;
       seen.add(v.node);
       for (const p of v.node.properties) {
@@ -733,7 +733,7 @@ function mapGetDispatchTargets(facts: ModuleFacts, call: TSESTree.CallExpression
     if (key === null) return;
     for (const v of resolveValues(facts, value)) {
       // A handler class of another module (`new AddDocs(server)`): the server model finds its method.
-      if (v.kind === 'import' && isRelativeSource(v.source)) imports.push([method === null ? v : { ...v, path: [...v.path, method] }, key]);
+      if (v.kind === 'import' && facts.isProjectSource(v.source)) imports.push([method === null ? v : { ...v, path: [...v.path, method] }, key]);
       if (method === null) {
         if (v.kind === 'function') out.push([v.node, key]);
         continue;

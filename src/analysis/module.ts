@@ -30,6 +30,11 @@ export class ModuleFacts {
   readonly visitorKeys: Readonly<Record<string, readonly string[] | undefined>>;
   /** The step budget of this module's analysis (a fresh one for each module model built on these facts). */
   budget: Budget;
+  /**
+   * Bare import sources that whole-server analysis resolved to the project's own source (workspace packages such as
+   * `@acme/sessions`, `tsconfig` paths): imported like a package, followed like a relative import. Empty otherwise.
+   */
+  projectSources: ReadonlySet<string> = new Set();
   /** Calls and `new` expressions, by owning function (null: module top level). */
   readonly callsByOwner = new Map<FunctionNode | null, (TSESTree.CallExpression | TSESTree.NewExpression)[]>();
   readonly allCalls: (TSESTree.CallExpression | TSESTree.NewExpression)[] = [];
@@ -312,6 +317,11 @@ export class ModuleFacts {
       scope = scope.upper as Scope | null;
     }
     return null;
+  }
+
+  /** An import of this project's own code: relative (or an alias of it), or resolved to the project by the program. */
+  isProjectSource(source: string): boolean {
+    return isRelativeSource(source) || this.projectSources.has(source);
   }
 
   /** Whether a variable is declared at module level (top level of an ES module or script, or a CommonJS wrapper). */

@@ -209,6 +209,7 @@ export class ServerModel {
       // hundreds of ES lib globals for every module was a tenth of its cost.
       const scopeManager = analyze(ast, { sourceType: 'module', lib: [] });
       const moduleFacts = new ModuleFacts(ast, scopeManager as never, visitorKeys as Record<string, readonly string[]>, this.settings, fileName);
+      moduleFacts.projectSources = this.projectSourcesOf(moduleFacts, fileName);
       facts = { facts: moduleFacts, discovery: moduleFacts.budget.phase('discovery', () => new Discovery(moduleFacts)) };
       this.analysedModules++;
     } catch {
@@ -355,6 +356,17 @@ export class ServerModel {
     return target;
   }
 
+  /** The bare import sources of a module that resolve to this program's own source files (workspace packages). */
+  private projectSourcesOf(facts: ModuleFacts, fileName: string): ReadonlySet<string> {
+    const out = new Set<string>();
+    for (const { source } of facts.imports.values()) {
+      if (isRelativeSource(source) || out.has(source) || source.startsWith('node:')) continue;
+      const target = this.resolveModule(fileName, source);
+      if (target) out.add(source);
+    }
+    return out;
+  }
+
   private resolveModuleUncached(from: string, source: string): string | null {
     const tsApi = this.tsApi;
     if (tsApi) {
@@ -363,6 +375,8 @@ export class ServerModel {
       const r = tsApi.resolveModuleName(source, from, this.program.getCompilerOptions(), tsApi.sys, this.resolutionCache);
       const f = r.resolvedModule?.resolvedFileName;
       if (f && !r.resolvedModule?.isExternalLibraryImport) return path.resolve(f);
+      // A workspace package linked into node_modules whose real path is this program's own source (not a declaration).
+      if (f && !f.includes(`${path.sep}node_modules${path.sep}`) && !/\.d\.[mc]?ts$/.test(f) && this.program.getSourceFile(f)) return path.resolve(f);
       if (f) return null;
     }
     if (!source.startsWith('.')) return null;
@@ -427,7 +441,7 @@ export class ServerModel {
     const visit = (values: Value[], level: number): void => {
       for (const v of values) {
         if (v.kind === 'import') {
-          if (isRelativeSource(v.source)) append(out, this.importedMapEntries(u, v.source, v.imported, v.path, depth + 1));
+          if (u.facts.isProjectSource(v.source)) append(out, this.importedMapEntries(u, v.source, v.imported, v.path, depth + 1));
           continue;
         }
         if (v.kind !== 'object' || seen.has(v.node)) continue;
@@ -441,7 +455,7 @@ export class ServerModel {
           if (key === null) continue;
           for (const fv of resolveValues(u.facts, p.value)) {
             if (fv.kind === 'function') out.push({ unit: u, fn: fv.node, key });
-            else if (fv.kind === 'import' && isRelativeSource(fv.source)) for (const t of this.resolveImport(u, fv.source, fv.imported, fv.path, depth + 1)) out.push({ ...t, key });
+            else if (fv.kind === 'import' && u.facts.isProjectSource(fv.source)) for (const t of this.resolveImport(u, fv.source, fv.imported, fv.path, depth + 1)) out.push({ ...t, key });
           }
         }
       }

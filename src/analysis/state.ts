@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, enclosingFunction, isFunction, isInside, memberName, memberPath, outerOf, propertyKeyName, unwrap, walk, type FunctionNode, type Node } from './ast.js';
-import { isRelativeSource, type ModuleFacts, type Variable } from './module.js';
+import type { ModuleFacts, Variable } from './module.js';
 import { classMember, enclosingClass, inStaticMethodOf, resolveValues, type ClassNode } from './resolve.js';
 import { isLazy, referencesSame } from './lazy.js';
 
@@ -230,7 +230,7 @@ export function collectStateAccesses(facts: ModuleFacts, hooks: StateHooks): Sta
         binding = { key: `v:${decl.range[0]}`, name: v.name, scope: stateScope, container, decl, factory, exported: stateScope === 'module' && isExported(facts, decl, v.name) };
       } else if (def.type === 'ImportBinding' && stateScope === 'module') {
         const imp = facts.imports.get(v.name);
-        if (!imp || !isRelativeSource(imp.source)) continue;
+        if (!imp || !facts.isProjectSource(imp.source)) continue;
         used = handlerReferences(v, isHandlerCode);
         binding = { key: `i:${v.name}`, name: v.name, scope: 'import', container: 'unknown', decl: def.node, factory: null };
       } else if (def.type === 'ClassName') {
