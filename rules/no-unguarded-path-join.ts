@@ -60,6 +60,10 @@ export default createRule<Options, MessageId>({
           if (/^realpath/.test(f.method)) continue;
           for (const { arg, reportAt } of analysis.pathArgs(f)) sinks.push({ node: arg, at: f.call, call: f.method, reportAt });
         }
+        // A database or JSON-file store opened at a path the caller names opens (or creates) any file the server can.
+        for (const s of analysis.storeOpens) {
+          if (model.isHandlerCode(s.open)) sinks.push({ node: s.path, at: s.open, call: storeCallName(s.open) });
+        }
         for (const p of analysis.processCalls) {
           if (!model.isHandlerCode(p.call)) continue;
           const cwd = analysis.processOptions(p).props.get('cwd');
@@ -86,6 +90,13 @@ export default createRule<Options, MessageId>({
     };
   },
 });
+
+/** How a report names a store's open: `new Database(…)`, `open(…)`. */
+function storeCallName(open: TSESTree.CallExpression | TSESTree.NewExpression): string {
+  const c = open.callee;
+  const name = c.type === AST_NODE_TYPES.Identifier ? c.name : c.type === AST_NODE_TYPES.MemberExpression && c.property.type === AST_NODE_TYPES.Identifier ? c.property.name : 'open';
+  return open.type === AST_NODE_TYPES.NewExpression ? `new ${name}` : name;
+}
 
 /** A containment guard where the path is built in reach: `fs.x(path.join(root, arg))` or `const p = path.join(root, arg)`. */
 /** Is the first argument of the join (directly, or in the declaration of the variable passed) fixed for the process? */

@@ -12,6 +12,8 @@ import { callSitesOf, enclosingClass } from './resolve.js';
 const OPENERS: Record<string, Record<string, { arg: number; key?: string }>> = {
   'better-sqlite3': { '': { arg: 0 } },
   'better-sqlite3-multiple-ciphers': { '': { arg: 0 } },
+  // libsql's Node binding has better-sqlite3's API.
+  libsql: { '': { arg: 0 } },
   sqlite3: { Database: { arg: 0 }, 'cached.Database': { arg: 0 } },
   sqlite: { open: { arg: 0, key: 'filename' } },
   'node:sqlite': { DatabaseSync: { arg: 0 } },

@@ -37,6 +37,17 @@ function nameLookalike(line: number, joined: string, args: string) {
 
 ruleTester.run('no-unguarded-path-join', rule, {
   valid: [
+    // A database opened under the caller's own run directory (a basename under a fixed root), or in memory.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import Database from 'better-sqlite3';
+import path from 'node:path';
+const server = new McpServer({ name: 'x', version: '1' });
+server.tool('q', { workspace: z.string(), sql: z.string() }, async ({ workspace, sql }) => {
+  const db = new Database(path.join('/srv/runs', path.basename(workspace), 'data.db'));
+  const mem = new Database(':memory:');
+  return { content: [{ type: 'text', text: JSON.stringify([db.prepare(sql).all(), mem.prepare(sql).all()]) }] };
+});`,
     // fastmcp validates `parameters` before `execute` runs.
     `import { FastMCP } from 'fastmcp';
 import { z } from 'zod';
@@ -226,6 +237,23 @@ const config = readFileSync(process.argv[2] ?? 'config.json', 'utf8');
 export { config };`,
   ],
   invalid: [
+    {
+      // A database file the caller names: better-sqlite3 and libsql open (or create) any path the server can write.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import Database from 'better-sqlite3';
+import LibDatabase from 'libsql';
+const server = new McpServer({ name: 'x', version: '1' });
+server.tool('q', { file: z.string(), sql: z.string() }, async ({ file, sql }) => {
+  const db = new Database(file);
+  const lib = new LibDatabase(\`\${file}.bak\`);
+  return { content: [{ type: 'text', text: JSON.stringify([db.prepare(sql).all(), lib.prepare(sql).all()]) }] };
+});`,
+      errors: [
+        { messageId: 'unguarded', line: 7, column: 27, data: { handler: "tool 'q'", path: 'file', call: 'new Database' } },
+        { messageId: 'unguarded', line: 8, column: 31, data: { handler: "tool 'q'", path: '`${file}.bak`', call: 'new LibDatabase' } },
+      ],
+    },
     {
       // A tool object with a zod pattern, looked up by the project's own dispatcher: nothing checks the arguments
       // against it before the handler runs.
