@@ -73,14 +73,20 @@ export function fixedReason(t: Trace): string {
   return baseReason(t) + choice;
 }
 
+const PLACES: [Tag, string][] = [
+  ['tmpdir', 'under the shared system temp dir'],
+  ['homedir', "under the server's home directory"],
+  ['cwd', "under the server's working directory"],
+  ['dirname', "next to the server's own source"],
+];
+
 function baseReason(t: Trace): string {
   if (t.tags.has('random-startup')) return 'its random part is made once at start-up';
   if (t.tags.has('time')) return 'a timestamp is not unique across concurrent callers';
-  if (t.tags.has('tmpdir')) return 'it is under the shared system temp dir';
-  if (t.tags.has('cwd')) return "it is under the server's working directory";
-  if (t.tags.has('homedir')) return "it is under the server's home directory";
+  // Every shared place the path may be under (`process.env.HOME || process.cwd()` is either).
+  const places = PLACES.filter(([tag]) => t.tags.has(tag)).map(([, where]) => where);
+  if (places.length > 0) return `it is ${places.join(' or ')}`;
   if (t.tags.has('env')) return 'it comes from the environment read at start-up';
-  if (t.tags.has('dirname')) return "it is next to the server's own source";
   return 'nothing in it depends on the call';
 }
 

@@ -198,6 +198,21 @@ server.tool('t', {}, async () => { await writeFile(outputPathFor('x'), ''); retu
   ],
   invalid: [
     {
+      // A path under the home directory or, without HOME, the working directory: the reason names both places.
+      code: `${header}import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+const FILE = path.join(process.env.HOME || process.cwd(), '.todos', 'todos.json');
+server.tool('add', {}, async ({ text }: { text: string }) => {
+  const list = JSON.parse(await readFile(FILE, 'utf8'));
+  await writeFile(FILE, JSON.stringify([...list, text]));
+  return { content: [] };
+});`,
+      errors: [
+        { messageId: 'fixedReadBack', line: 9, column: 42, data: { handler: "tool 'add'", path: 'FILE', reason: "it is under the server's home directory or under the server's working directory" } },
+        { messageId: 'fixedWrite', line: 10, column: 19, suggestions: null, data: { handler: "tool 'add'", verb: 'writes', path: 'FILE', reason: "it is under the server's home directory or under the server's working directory" } },
+      ],
+    },
+    {
       // One database next to the server's source: one tool inserts, another selects.
       code: `${header}import Database from 'better-sqlite3';
 import path from 'node:path';
