@@ -4,11 +4,12 @@ import { isFillBookkeeping } from '../src/analysis/memo.js';
 import { describeHandler } from '../src/analysis/model.js';
 import { requestWrites } from '../src/analysis/request-state.js';
 import { isReset } from '../src/analysis/state.js';
+import { spanningTransactions } from '../src/analysis/transactions.js';
 import { createRule } from '../src/util/create-rule.js';
 import { describeBinding, firstPerBindingAndHandler, handlerPhrase, lineOf } from '../src/util/describe.js';
 
 export type Options = [];
-export type MessageId = 'crossCall' | 'crossCallImported' | 'requestWrite';
+export type MessageId = 'crossCall' | 'crossCallImported' | 'requestWrite' | 'spanningTransaction';
 
 function fromCaller(model: ReturnType<typeof getModuleModel>, value: TSESTree.Node | undefined): boolean {
   if (!value) return false;
@@ -29,6 +30,8 @@ export default createRule<Options, MessageId>({
         '{{binding}}; {{writer}} assigns `{{target}}` here, so whatever reads it later, in this call or another caller\'s, sees this caller\'s value. Pass it in the call\'s arguments and return it in the response, or key it by the caller\'s scope argument.',
       crossCall:
         '{{binding}}; {{writer}} assigns `{{target}}` here and {{reader}} reads it (line {{line}}), so one caller\'s value reaches another caller\'s call. Pass it in the call\'s arguments and return it in the response, or key it by the caller\'s scope argument.',
+      spanningTransaction:
+        '`{{connection}}` is one database connection for every caller; {{opener}} begins a transaction on it here and {{closer}} ends it (line {{line}}), so every caller\'s statements in between run inside one caller\'s transaction, and one caller\'s COMMIT or ROLLBACK ends what the others wrote. Begin and end a transaction within one call, or give each caller its own connection.',
       requestWrite:
         '{{binding}}; the {{route}} runs once per request or connection and assigns `{{target}}` here, and {{reader}} reads it (line {{line}}), so a concurrent call reads whichever request or connection came last. Hand the value to the call instead (SDK handlers receive the request\'s auth as `extra.authInfo`), or build what holds it per request.',
     },
@@ -80,6 +83,14 @@ export default createRule<Options, MessageId>({
               target: w.path.length ? `${w.binding.name}.${w.path.join('.')}` : w.binding.name,
               line: String(lineOf(other.node)),
             },
+          });
+        }
+        // A transaction one tool begins on a shared connection and another ends: the open transaction is the state.
+        for (const t of spanningTransactions(model)) {
+          context.report({
+            node: t.begin,
+            messageId: 'spanningTransaction',
+            data: { connection: t.connection, opener: describeHandler(t.openedBy), closer: describeHandler(t.endedBy), line: String(lineOf(t.end)) },
           });
         }
         // Per-request HTTP code (a route, middleware, a session callback) that stores the request's value where

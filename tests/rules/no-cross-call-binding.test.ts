@@ -52,6 +52,22 @@ app.post('/mcp', async (req, res) => {
 
 ruleTester.run('no-cross-call-binding', rule, {
   valid: [
+    // Transactions kept within one call: begun and ended by the same tool (also through a shared helper), or on a
+    // connection the call opens for itself.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import Database from 'better-sqlite3';
+declare const pool: { connect(): Promise<{ query(sql: string): Promise<unknown>; release(): void }> };
+const db = new Database('app.db');
+const server = new McpServer({ name: 't', version: '1' });
+function inTransaction(run: () => void) {
+  db.exec('BEGIN');
+  try { run(); db.exec('COMMIT'); } catch (e) { db.exec('ROLLBACK'); throw e; }
+}
+server.tool('transfer', {}, async () => { inTransaction(() => db.prepare('UPDATE a SET n = n - 1').run()); return { content: [] }; });
+server.tool('refund', {}, async () => { inTransaction(() => db.prepare('UPDATE a SET n = n + 1').run()); return { content: [] }; });
+server.tool('batch', {}, async () => { db.exec('BEGIN'); db.exec('COMMIT'); return { content: [] }; });
+server.tool('open', {}, async () => { const c = await pool.connect(); await c.query('BEGIN'); return { content: [] }; });
+server.tool('close', {}, async () => { const c = await pool.connect(); await c.query('COMMIT'); c.release(); return { content: [] }; });`,
     // An SDK's own capability check compares the method but never reads the request's params: not a dispatch.
     `let lastChecked = '';
 export function assertCapability(request: { method: string; params?: unknown }) {
@@ -202,6 +218,28 @@ async function main() { transport = {}; }
 server.tool('t', {}, async () => ({ content: [] }));`,
   ],
   invalid: [
+    // A transaction one tool begins on the one long-lived connection and other tools end (also through a prepared
+    // statement, and on a connection a server factory makes).
+    {
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import Database from 'better-sqlite3';
+const db = new Database(process.env.DB_FILE ?? 'app.db');
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('begin', {}, async () => { db.exec('BEGIN IMMEDIATE'); return { content: [] }; });
+server.tool('write', {}, async ({ sql }: { sql: string }) => { db.prepare(sql).run(); return { content: [] }; });
+server.tool('commit', {}, async () => { db.prepare('COMMIT').run(); return { content: [] }; });
+export function createServer(pg: { query(sql: string): Promise<unknown> }) {
+  const conn = pg;
+  const s = new McpServer({ name: 'u', version: '1' });
+  s.tool('tx_start', {}, async () => { await conn.query('START TRANSACTION'); return { content: [] }; });
+  s.tool('tx_abort', {}, async () => { await conn.query('ROLLBACK'); return { content: [] }; });
+  return s;
+}`,
+      errors: [
+        { messageId: 'spanningTransaction', line: 5, column: 40, data: { connection: 'db', opener: "tool 'begin'", closer: "tool 'commit'", line: '7' } },
+        { messageId: 'spanningTransaction', line: 11, column: 46, data: { connection: 'conn', opener: "tool 'tx_start'", closer: "tool 'tx_abort'", line: '12' } },
+      ],
+    },
     // A hand-written JSON-RPC server (no SDK): the branch that answers tools/call serves the call, and the map it
     // dispatches through names each tool.
     {
