@@ -109,7 +109,9 @@ function fixedRoot(model: ReturnType<typeof getModuleModel>, analysis: ReturnTyp
     n = init;
   }
   if (n.type !== AST_NODE_TYPES.CallExpression || n.arguments.length < 2) return false;
-  return !isPerCall(analysis.trace(n.arguments[0], at));
+  // A root that caller text reaches (a "current project" another call set) is no root to guard under.
+  const root = analysis.trace(n.arguments[0], at);
+  return !isPerCall(root) && !root.rawInput;
 }
 
 function guardSuggestion(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node): TSESLint.SuggestionReportDescriptor<MessageId>[] {

@@ -48,6 +48,7 @@ export interface Trace {
 }
 
 const PER_CALL: Tag[] = ['input', 'scope', 'context', 'session', 'auth', 'fresh', 'random-call'];
+const CALLER_TAGS: Tag[] = ['input', 'scope', 'context', 'session', 'auth'];
 
 /** Nothing in the path depends on the call, and every part is known. */
 export function isFixed(t: Trace): boolean {
@@ -267,6 +268,9 @@ export class PathAnalysis {
     if (def.type === 'Parameter') t = this.parameter(v, def.node as FunctionNode, id, ctx);
     else if (def.type === 'Variable') t = this.variableInit(v, pos, ctx);
     else t = tag('unknown');
+    // A module binding handler code writes (`activeProject = args.project`) holds whichever caller wrote it last: still
+    // caller text for containment, but not this call's own, so a path made from it is shared.
+    if (def.type === 'Variable' && facts.isModuleLevel(v)) t = { ...t, tags: new Set([...t.tags].filter((x) => !CALLER_TAGS.includes(x)).concat('module')) };
     if (!t.rawInput || !guard) return t;
     if (guard.sound && ctx.decoded) return { tags: t.tags, rawInput: t.rawInput, handedBy: t.handedBy, unsound: { node: id, reason: 'the check runs before decodeURIComponent, so an encoded `..%2F` passes it' } };
     if (guard.sound) return { tags: t.tags, rawInput: null, unsound: null };
@@ -291,8 +295,12 @@ export class PathAnalysis {
       const loop = decl.parent?.parent;
       if (loop && (loop.type === AST_NODE_TYPES.ForOfStatement || loop.type === AST_NODE_TYPES.ForInStatement)) merge(t, this.walk(loop.right, loop.right, ctx));
     }
+    // A write earlier in the same function reaches this use; one in another function (another tool's call writing a
+    // module binding, a closure) may run before it whatever the order of the text.
+    const useOwner = this.model.facts.ownerOf(pos);
     for (const ref of v.references) {
-      if (ref.isWrite() && !ref.init && ref.writeExpr && ref.identifier.range[0] < pos.range[0]) merge(t, this.walk(ref.writeExpr, ref.writeExpr, ctx));
+      if (!ref.isWrite() || ref.init || !ref.writeExpr) continue;
+      if (ref.identifier.range[0] < pos.range[0] || this.model.facts.ownerOf(ref.identifier as Node) !== useOwner) merge(t, this.walk(ref.writeExpr, ref.writeExpr, ctx));
     }
     if (t.tags.size === 0) t.tags.add('unknown');
     return t;

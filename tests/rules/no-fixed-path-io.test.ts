@@ -198,6 +198,22 @@ server.tool('t', {}, async () => { await writeFile(outputPathFor('x'), ''); retu
   ],
   invalid: [
     {
+      // A "current project" another call set is not this call's own: the file under it is shared by every caller who
+      // did not choose differently (no-unguarded-path-join also reports the caller text in it).
+      code: `${header}import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+let activeProject = 'default';
+function projectDir() {
+  return path.join('/srv/tasks', activeProject);
+}
+server.tool('select_project', { project: z.string() }, async ({ project }) => { activeProject = project; return { content: [] }; });
+server.tool('add_task', { title: z.string() }, async ({ title }) => {
+  await writeFile(path.join(projectDir(), 'tasks.json'), title);
+  return { content: [] };
+});`,
+      errors: [{ messageId: 'fixedWrite', line: 13, column: 19, suggestions: null }],
+    },
+    {
       // A path under the home directory or, without HOME, the working directory: the reason names both places.
       code: `${header}import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';

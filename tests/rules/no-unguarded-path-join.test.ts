@@ -238,6 +238,25 @@ export { config };`,
   ],
   invalid: [
     {
+      // A "current project" one tool sets from its argument and a helper joins for another tool: caller text reaches
+      // the write through the module binding, whichever tool's call wrote it (the helper is above the write).
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+let activeProject = 'default';
+function projectDir() {
+  return path.join('/srv/tasks', activeProject || 'default');
+}
+const server = new McpServer({ name: 'x', version: '1' });
+server.tool('select_project', { project: z.string() }, async ({ project }) => { activeProject = project; return { content: [] }; });
+server.tool('add_task', { title: z.string() }, async ({ title }) => {
+  await writeFile(path.join(projectDir(), 'tasks.json'), title);
+  return { content: [] };
+});`,
+      errors: [{ messageId: 'unguarded', line: 12, column: 19, data: { handler: "tool 'add_task'", path: "path.join(projectDir(), 'tasks.json')", call: 'writeFile' } }],
+    },
+    {
       // A database file the caller names: better-sqlite3 and libsql open (or create) any path the server can write.
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
