@@ -304,9 +304,10 @@ export class ModuleModel {
         g.reads.sort((a, b) => a.node.range[0] - b.node.range[0]);
         // The first reads of the first few registrations, in source order: whatever the writer's registration, a read
         // in another one is among the first two.
-        const seenRegs = new Set<Registration | null>();
+        // A dispatcher's routed tools count apart (`case 'get_memory':` reads what `case 'save':` wrote).
+        const seenRegs = new Set<string>();
         for (const r of g.reads) {
-          const registration = this.handlerOf(r.node)?.registration ?? null;
+          const registration = handlerKey(this.handlerOf(r.node));
           if (seenRegs.has(registration)) continue;
           seenRegs.add(registration);
           g.firstByRegistration.push({ read: r, registration });
@@ -314,7 +315,7 @@ export class ModuleModel {
         }
       }
     }
-    const writer = this.handlerOf(write.node)?.registration ?? null;
+    const writer = handlerKey(this.handlerOf(write.node));
     let first: StateAccess | null = null;
     let other: StateAccess | null = null;
     const budget = this.facts.budget;
@@ -561,6 +562,13 @@ export class ModuleModel {
   }
 }
 
+/** One handler, a dispatcher's routed tool apart from the others it routes (null: start-up code). */
+function handlerKey(h: HandlerRef | null): string {
+  if (!h) return '';
+  const r = h.registration;
+  return `${r.site.range[0]}:${r.handler.range[0]}:${h.routedName ?? r.name ?? ''}`;
+}
+
 function takesRequestContext(fn: FunctionNode): boolean {
   const p = fn.params[0];
   const id = p?.type === AST_NODE_TYPES.AssignmentPattern ? p.left : p;
@@ -579,7 +587,7 @@ interface ReachEdge {
 interface ReadGroup {
   path: string[];
   reads: StateAccess[];
-  firstByRegistration: { read: StateAccess; registration: Registration | null }[];
+  firstByRegistration: { read: StateAccess; registration: string }[];
 }
 
 /** Does a read at one member path see a write at another? (`[]` is any entry) */

@@ -218,6 +218,26 @@ async function main() { transport = {}; }
 server.tool('t', {}, async () => ({ content: [] }));`,
   ],
   invalid: [
+    // One tools/call dispatcher: the reader named is the routed tool that returns the value, not the writer's own
+    // read right after its write.
+    {
+      code: `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+const server = new Server({ name: 't', version: '1' }, { capabilities: { tools: {} } });
+const memory = { topic: '' };
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  switch (request.params.name) {
+    case 'set_topic':
+      memory.topic = String(request.params.arguments?.topic);
+      return { content: [{ type: 'text', text: JSON.stringify(memory) }] };
+    case 'get_memory':
+      return { content: [{ type: 'text', text: JSON.stringify(memory) }] };
+    default:
+      throw new Error('unknown tool');
+  }
+});`,
+      errors: [{ messageId: 'crossCall', line: 8, column: 7, data: { binding: '`memory` is module-level, shared by every caller', writer: "tool 'set_topic'", reader: "tool 'get_memory'", target: 'memory.topic', line: '11' } }],
+    },
     // A transaction one tool begins on the one long-lived connection and other tools end (also through a prepared
     // statement, and on a connection a server factory makes).
     {
