@@ -4,7 +4,7 @@ import { Budget } from './budget.js';
 import { cachedFor } from './cache.js';
 import { Discovery, PER_CONNECTION_FACTORIES, type HandlerKind, type Registration } from './discovery.js';
 import { routedLabel } from './dispatch.js';
-import type { ModuleFacts } from './module.js';
+import type { ModuleFacts, Variable } from './module.js';
 import { callSitesOf, classMember, constructionsOf, enclosingClass, inStaticMethodOf, propertyOf, resolveValues, type ClassNode, type Value } from './resolve.js';
 import type { McpSettings } from './settings.js';
 import { collectStateAccesses, methodFieldEffects, parameterMutated, seesOnlyOwnWrite, type ContainerKind, type FieldEffect, type StateAccess } from './state.js';
@@ -358,6 +358,15 @@ export class ModuleModel {
     }
     this.classLife.set(cls, life);
     return life;
+  }
+
+  /**
+   * A binding of a server factory (`function createServer() { const store = …; server.tool(…) }`): declared in a
+   * function that is not handler code and does not run once per connection, so it outlives each call.
+   */
+  isFactoryBinding(v: Variable): boolean {
+    const block = v.scope.variableScope.block as Node;
+    return isFunction(block) && !this.isHandlerCode(block) && !this.isHandlerCode(block.body) && !this.perConnection(block);
   }
 
   private perConnectionMemo = new Map<FunctionNode, boolean>();

@@ -7,7 +7,7 @@ import type * as ts from 'typescript';
 import { append, functionDisplayName, isFunction, propertyKeyName, type FunctionNode, type Node } from './ast.js';
 import { Discovery, mayRegisterHandlers } from './discovery.js';
 import { describeHandler, ModuleModel, type CrossRoot, type ImportTarget, type InputParam, type LongLivedParam, type ModuleLinks } from './model.js';
-import { isRelativeSource, ModuleFacts, type Variable } from './module.js';
+import { isRelativeSource, ModuleFacts } from './module.js';
 import { getPathAnalysis } from './paths.js';
 import { classMember, propertyOf, resolveValues, resolveVariable, returnedExpressions, type Value } from './resolve.js';
 import { settingsKey, type McpSettings } from './settings.js';
@@ -522,7 +522,7 @@ function longLivedArguments(model: ModuleModel, call: TSESTree.Node): { index: n
     if (a.type !== AST_NODE_TYPES.Identifier) return;
     const v = facts.variableOf(a);
     const def = v?.defs[0];
-    if (!v || def?.type !== 'Variable' || !(facts.isModuleLevel(v) || outlivesHandlers(model, v))) return;
+    if (!v || def?.type !== 'Variable' || !(facts.isModuleLevel(v) || model.isFactoryBinding(v))) return;
     const init = (def.node as TSESTree.VariableDeclarator).init;
     const i = init ? unwrapExpression(init) : null;
     if (i && (i.type === AST_NODE_TYPES.NewExpression || i.type === AST_NODE_TYPES.ObjectExpression || i.type === AST_NODE_TYPES.ArrayExpression)) {
@@ -532,17 +532,6 @@ function longLivedArguments(model: ModuleModel, call: TSESTree.Node): { index: n
     }
   });
   return out;
-}
-
-/**
- * A binding of a server factory (`function createServer() { const store = new SessionStore(); server.tool(…) }`) that
- * the factory's handlers close over: it lives as long as the server, not the call, unless the factory runs once per
- * connection.
- */
-function outlivesHandlers(model: ModuleModel, v: Variable): boolean {
-  const block = v.scope.variableScope.block as TSESTree.Node;
-  if (!isFunction(block)) return false;
-  return !model.isHandlerCode(block) && !model.isHandlerCode(block.body) && !model.perConnection(block);
 }
 
 function unwrapExpression(n: TSESTree.Node): TSESTree.Node {

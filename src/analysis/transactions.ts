@@ -2,7 +2,7 @@
 // runs `COMMIT` or `ROLLBACK`. Between the two, every caller's statements on that connection run inside the first
 // caller's transaction, and one caller's COMMIT or ROLLBACK ends what others wrote.
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { isFunction, staticString, unwrap, type Node } from './ast.js';
+import { staticString, unwrap, type Node } from './ast.js';
 import type { HandlerRef, ModuleModel } from './model.js';
 import type { Variable } from './module.js';
 
@@ -45,9 +45,7 @@ function longLivedConnection(model: ModuleModel, receiver: Node): Variable | nul
   if (r.type !== AST_NODE_TYPES.Identifier) return null;
   const v = model.facts.variableOf(r);
   if (!v || v.defs.length === 0 || v.defs[0].type !== 'Variable') return null;
-  if (model.facts.isModuleLevel(v)) return v;
-  const block = v.scope.variableScope.block as Node;
-  return isFunction(block) && !model.isHandlerCode(block) && !model.isHandlerCode(block.body) && !model.perConnection(block) ? v : null;
+  return model.facts.isModuleLevel(v) || model.isFactoryBinding(v) ? v : null;
 }
 
 const sameHandler = (a: HandlerRef, b: HandlerRef) => a.registration === b.registration && (a.routedName ?? a.registration.name) === (b.routedName ?? b.registration.name);
