@@ -645,6 +645,20 @@ export function constructionsOf(facts: ModuleFacts, cls: ClassNode): readonly TS
   return index.get(cls) ?? [];
 }
 
+/** What the class's own code assigns to `this.name` (or `Cls.name`). */
+function assignedInClass(facts: ModuleFacts, cls: ClassNode, name: string, seen: Set<Node>, depth: number): Value[] {
+  const out: Value[] = [];
+  for (const a of facts.assignments) {
+    if (a.range[0] < cls.range[0] || a.range[1] > cls.range[1]) continue;
+    const left = unwrap(a.left);
+    if (left.type !== AST_NODE_TYPES.MemberExpression || memberName(left) !== name) continue;
+    const obj = unwrap(left.object);
+    const self = obj.type === AST_NODE_TYPES.ThisExpression || (obj.type === AST_NODE_TYPES.Identifier && cls.id?.name === obj.name);
+    if (self) append(out, resolveValues(facts, a.right, seen, depth + 1));
+  }
+  return out;
+}
+
 export function classMember(facts: ModuleFacts, cls: ClassNode, name: string, isStatic: boolean, seen: Set<Node>, depth: number): Value[] {
   if (!isStatic) {
     // `constructor(private store: Store)`: the field holds what each `new Cls(…)` passes there.
@@ -667,17 +681,11 @@ export function classMember(facts: ModuleFacts, cls: ClassNode, name: string, is
     if (initial.length) return initial;
     // A field declared without a value (or `= null`): what the class's own methods assign to it (`this.x = …`,
     // `C.instance = …`).
-    const out: Value[] = [];
-    for (const a of facts.assignments) {
-      if (a.range[0] < cls.range[0] || a.range[1] > cls.range[1]) continue;
-      const left = unwrap(a.left);
-      if (left.type !== AST_NODE_TYPES.MemberExpression || memberName(left) !== name) continue;
-      const obj = unwrap(left.object);
-      const self = obj.type === AST_NODE_TYPES.ThisExpression || (obj.type === AST_NODE_TYPES.Identifier && cls.id?.name === obj.name);
-      if (self) append(out, resolveValues(facts, a.right, seen, depth + 1));
-    }
-    return out;
+    return assignedInClass(facts, cls, name, seen, depth);
   }
+  // Not declared at all (JavaScript): `constructor() { this.storage = new Storage(); }`.
+  const assigned = assignedInClass(facts, cls, name, seen, depth);
+  if (assigned.length) return assigned;
   if (!isStatic && cls.superClass) {
     for (const sup of resolveValues(facts, cls.superClass, seen, depth + 1)) {
       if (sup.kind === 'class') return classMember(facts, sup.node, name, false, seen, depth + 1);

@@ -238,6 +238,23 @@ export { config };`,
   ],
   invalid: [
     {
+      // JavaScript classes assign their helpers in the constructor with no field declaration: \`this.storage\` is
+      // still the Storage the constructor made, and its method writes where the caller says.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import fs from 'node:fs';
+class Storage {
+  setFolder(p: string) { fs.mkdirSync(p, { recursive: true }); return p; }
+}
+class Service {
+  constructor() { this.storage = new Storage(); }
+  setFolder(args: { folderPath: string }) { return this.storage.setFolder(args.folderPath); }
+}
+const svc = new Service();
+const server = new McpServer({ name: 'x', version: '1' });
+server.tool('set_folder', {}, async (args: { folderPath: string }) => ({ content: [{ type: 'text', text: svc.setFolder(args) }] }));`,
+      errors: [{ messageId: 'unguarded', line: 4, column: 39 }],
+    },
+    {
       // A "current project" one tool sets from its argument and a helper joins for another tool: caller text reaches
       // the write through the module binding, whichever tool's call wrote it (the helper is above the write).
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
