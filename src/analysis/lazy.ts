@@ -209,3 +209,17 @@ function refersTo(expr: Node, target: Node): boolean {
     else return false;
   }
 }
+
+/** `if (server) return server;` earlier in the block of `server = …`: a memoised getter returns what it keeps. */
+export function returnsKeptEarlier(assign: TSESTree.AssignmentExpression, name: string): boolean {
+  const stmt = assign.parent;
+  const block = stmt?.parent;
+  if (stmt?.type !== AST_NODE_TYPES.ExpressionStatement || block?.type !== AST_NODE_TYPES.BlockStatement) return false;
+  const named = (e: Node | null | undefined) => !!e && (memberPath(e) ?? []).join('.') === name;
+  for (const s of block.body.slice(0, block.body.indexOf(stmt))) {
+    if (s.type !== AST_NODE_TYPES.IfStatement || !named(s.test)) continue;
+    const c = s.consequent.type === AST_NODE_TYPES.BlockStatement && s.consequent.body.length === 1 ? s.consequent.body[0] : s.consequent;
+    if (c.type === AST_NODE_TYPES.ReturnStatement && named(c.argument)) return true;
+  }
+  return false;
+}

@@ -1,6 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, functionDisplayName, isFunction, isInside, memberName, memberPath, nameTable, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
 import { findProcessGlobalWrites } from './globals.js';
+import { returnsKeptEarlier } from './lazy.js';
 import type { ModuleFacts, Variable } from './module.js';
 import { callSitesOf, resolveValues, returnedExpressions } from './resolve.js';
 
@@ -253,7 +254,9 @@ export class Wiring {
       this.addRoute(fn, name ? `${what} \`${name}\`` : what, 'inferred');
     };
     const ownParam = (fn: FunctionNode, a: Node | undefined) => {
-      const n = a && unwrap(a);
+      let n = a && unwrap(a);
+      // fastify's `request.raw`, `reply.raw`: the node request inside the framework's own.
+      while (n?.type === AST_NODE_TYPES.MemberExpression && !n.computed) n = unwrap(n.object);
       if (n?.type !== AST_NODE_TYPES.Identifier) return false;
       const v = facts.variableOf(n);
       return !!v && v.defs.some((d) => d.type === 'Parameter' && d.node === fn);
@@ -652,6 +655,9 @@ function combine(lives: Life[]): Life {
 function isLazyWrite(node: Node, name: string): boolean {
   const assign = node.type === AST_NODE_TYPES.AssignmentExpression ? node : node.parent?.type === AST_NODE_TYPES.AssignmentExpression ? node.parent : null;
   if (assign && (assign.operator === '??=' || assign.operator === '||=')) return true;
+  // `if (server) return server; server = new Server(…)`: a memoised getter returns what it keeps (a route that turns
+  // a second client away, `if (transport) { res.status(409); return; }`, is not one).
+  if (assign && returnsKeptEarlier(assign, name)) return true;
   for (let n: Node | undefined = node.parent; n && !isFunction(n); n = n.parent) {
     if (n.type === AST_NODE_TYPES.IfStatement && testsAbsence(n.test, name)) return true;
   }

@@ -308,6 +308,68 @@ app.all('/mcp', (req, res) => transport.handleRequest(req, res, req.body));`,
     },
   ],
   invalid: [
+    {
+      // Turning a second client away (\`if (transport) { …409…; return; }\`) is not a memoised getter: the binding is
+      // replaced by each new connection, and the POST route hands any client's message to whoever holds it.
+      code: `import express from 'express';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+const server = new McpServer({ name: 'x', version: '1' });
+const app = express();
+let transport: SSEServerTransport | null = null;
+app.post('/mcp', (req, res) => { if (transport) transport.handlePostMessage(req, res); });
+app.get('/mcp', (req, res) => {
+  if (transport) {
+    res.status(409).json({ error: 'busy' });
+    return;
+  }
+  transport = new SSEServerTransport('/mcp', res);
+  transport.onclose = () => { transport = null; };
+  server.connect(transport);
+});`,
+      errors: [
+        { messageId: 'sharedTransport', line: 13, column: 3 },
+        { messageId: 'sharedServer', line: 15, column: 3 },
+      ],
+    },
+    {
+      // fastify, with the path in a field: the function that hands its own request's \`raw\` to a transport runs per
+      // request, and connects the one server to each new session's transport.
+      code: `import Fastify from 'fastify';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { randomUUID } from 'node:crypto';
+export class HttpFront {
+  constructor(private server: McpServer, private path = '/mcp') {}
+  start() {
+    const app = Fastify();
+    app.post(this.path, async (request, reply) => {
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+      await this.server.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    });
+  }
+}`,
+      errors: [{ messageId: 'sharedServer', line: 11, column: 13 }],
+    },
+    {
+      // A memoised getter (early return, then the one assignment) hands every SSE connection the same server.
+      code: `import express from 'express';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+let mcpServer: Server | null = null;
+const getMcpServer = () => {
+  if (mcpServer) return mcpServer;
+  mcpServer = new Server({ name: 'x', version: '1' }, { capabilities: { tools: {} } });
+  return mcpServer;
+};
+const app = express();
+app.get('/sse', async (_req, res) => {
+  const transport = new SSEServerTransport('/messages', res);
+  await getMcpServer().connect(transport);
+});`,
+      errors: [{ messageId: 'sharedServer', line: 13, column: 9, data: { server: 'getMcpServer()', route: 'route `GET /sse`' } }],
+    },
     // A hand-written transport kept for every request: the route hands it each request, it keeps the response in one
     // field, and send() answers on that field (whichever session spoke last).
     {
