@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { getModuleModel, isAnalysed } from '../src/analysis/door.js';
-import { isFillBookkeeping } from '../src/analysis/memo.js';
+import { isFillBookkeeping, isOnceInit } from '../src/analysis/memo.js';
 import { describeHandler } from '../src/analysis/model.js';
 import { requestWrites } from '../src/analysis/request-state.js';
 import { isReset } from '../src/analysis/state.js';
@@ -55,6 +55,8 @@ export default createRule<Options, MessageId>({
           if (isReset(w.value)) continue;
           // A cache's own bookkeeping beside its lazy fill (`versionAt = Date.now()`): no-first-caller-cache judges the fill.
           if (isFillBookkeeping(model, w)) continue;
+          // One-time set-up from configuration that the first call happens to run (`if (!ready) { ready = true; … }`).
+          if (isOnceInit(model, w)) continue;
           const { first: firstRead, other: otherRead } = model.readsOf(w);
           const writer = model.handlerOf(w.node);
           if (!firstRead) {

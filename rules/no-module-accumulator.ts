@@ -1,7 +1,7 @@
 import { getModuleModel, isAnalysed } from '../src/analysis/door.js';
 import { isPureMemo } from '../src/analysis/memo.js';
 import type { StateAccess } from '../src/analysis/state.js';
-import { AST_NODE_TYPES, type TSESLint } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { createRule } from '../src/util/create-rule.js';
 import { accessPhrase, describeBinding, firstPerBindingAndHandler, handlerPhrase } from '../src/util/describe.js';
 import { moveIntoFunction } from '../src/util/fixes.js';
@@ -15,6 +15,17 @@ function isReadByHandlers(accesses: readonly StateAccess[]): boolean {
 }
 
 const DRAINS = new Set(['shift', 'pop']);
+
+/**
+ * Handler code only files entries under keys made fresh for the call (`pending.set(randomUUID(), resolve)`) and
+ * removes them, and never reads the container: each call's own slot, found again only through what the call hands
+ * out (a reply listener's id). A task store that a tool reads back by id is not one of these.
+ */
+function onlyPerCallEntries(model: { origins: { has(n: TSESTree.Node, o: 'random'): boolean } }, accesses: readonly StateAccess[]): boolean {
+  return accesses.every(
+    (a) => a.kind === 'mutate' && a.path.length === 0 && !a.through && !a.handedTo && (a.method === 'delete' || (a.method === 'set' && a.keys.length > 0 && a.keys.every((k) => model.origins.has(k, 'random')))),
+  );
+}
 
 /** Handler code only takes items out (`buffer.shift()`): what is in it was put there at start-up, by no caller. */
 function onlyDrainedByHandlers(accesses: readonly StateAccess[]): boolean {
@@ -55,6 +66,7 @@ export default createRule<Options, MessageId>({
           // A plain counter that no handler reads carries nothing from one caller to another.
           if (a.kind === 'accumulate' && a.path.length === 0 && (a.binding.container === 'primitive' || a.binding.container === 'unset') && !isReadByHandlers(model.accessesOf(a.binding.key))) continue;
           if (a.kind === 'mutate' && a.method !== undefined && DRAINS.has(a.method) && onlyDrainedByHandlers(model.accessesOf(a.binding.key))) continue;
+          if (a.kind === 'mutate' && (a.method === 'set' || a.method === 'delete') && a.binding.container === 'map' && onlyPerCallEntries(model, model.accessesOf(a.binding.key))) continue;
           // A memo whose entries are a function of their key (`cache.set(zone, await fetch(urlOf(zone)))`): a second
           // caller with the same key gets what it would have fetched itself.
           if (a.binding.container === 'map' && isPureMemo(model, a.binding.key)) continue;

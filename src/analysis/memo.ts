@@ -83,6 +83,28 @@ export function isFillBookkeeping(model: ModuleModel, w: StateAccess): boolean {
   );
 }
 
+/**
+ * A write inside a once-only block (`if (!ready) { ready = true; … agent = new Agent(config) }`) of a value that takes
+ * nothing from any call: one-time set-up that the first call happens to run. Every caller gets what it would have
+ * built itself; no-first-caller-cache judges such fills (a browser or a login is still state).
+ */
+export function isOnceInit(model: ModuleModel, w: StateAccess): boolean {
+  if ((w.kind !== 'assign' && w.kind !== 'fieldWrite') || !w.value || !independentOfCalls(model, w.value)) return false;
+  for (let child: Node = w.node, n = w.node.parent; n && !isFunction(n); child = n, n = n.parent) {
+    if (n.type !== AST_NODE_TYPES.IfStatement || n.consequent !== child) continue;
+    const t = unwrap(n.test);
+    const flag = t.type === AST_NODE_TYPES.UnaryExpression && t.operator === '!' ? unwrap(t.argument) : null;
+    if (flag?.type !== AST_NODE_TYPES.Identifier || n.consequent.type !== AST_NODE_TYPES.BlockStatement) continue;
+    // The block sets the flag to a constant before anything else can run twice.
+    const sets = n.consequent.body.some((s) => {
+      const e = s.type === AST_NODE_TYPES.ExpressionStatement ? unwrap(s.expression) : null;
+      return e?.type === AST_NODE_TYPES.AssignmentExpression && e.operator === '=' && unwrap(e.left).type === AST_NODE_TYPES.Identifier && (unwrap(e.left) as TSESTree.Identifier).name === flag.name && unwrap(e.right).type === AST_NODE_TYPES.Literal;
+    });
+    if (sets) return true;
+  }
+  return false;
+}
+
 function computePureMemo(model: ModuleModel, accesses: readonly StateAccess[]): boolean {
   let sets = 0;
   for (const a of accesses) {

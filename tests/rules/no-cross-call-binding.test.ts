@@ -52,6 +52,20 @@ app.post('/mcp', async (req, res) => {
 
 ruleTester.run('no-cross-call-binding', rule, {
   valid: [
+    // One-time set-up behind a once-flag, built from configuration only: every caller gets what it would have built.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+declare class Agent { constructor(o: object); }
+let agentReady = false;
+let agent: Agent | undefined;
+function defaultAgent() {
+  if (!agentReady) {
+    agentReady = true;
+    if (process.env.EXTRA_CA) agent = new Agent({ connect: { ca: process.env.EXTRA_CA } });
+  }
+  return agent;
+}
+const server = new McpServer({ name: 's', version: '1' });
+server.tool('search', {}, async () => ({ content: [{ type: 'text', text: String(defaultAgent()) }] }));`,
     // Transactions kept within one call: begun and ended by the same tool (also through a shared helper), or on a
     // connection the call opens for itself.
     `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -218,6 +232,21 @@ async function main() { transport = {}; }
 server.tool('t', {}, async () => ({ content: [] }));`,
   ],
   invalid: [
+    // The same once-flag around the first caller's own argument: that caller's value stays for everyone.
+    {
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+let ready = false;
+let target = '';
+const server = new McpServer({ name: 's', version: '1' });
+server.tool('connect', {}, async ({ host }: { host: string }) => {
+  if (!ready) {
+    ready = true;
+    target = host;
+  }
+  return { content: [{ type: 'text', text: target }] };
+});`,
+      errors: [{ messageId: 'crossCall', line: 8, column: 5 }],
+    },
     // One tools/call dispatcher: the reader named is the routed tool that returns the value, not the writer's own
     // read right after its write.
     {

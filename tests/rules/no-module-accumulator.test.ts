@@ -58,6 +58,30 @@ server.tool('zone_info', { zone: z.string(), region: z.string() }, async ({ zone
 
 ruleTester.run('no-module-accumulator', rule, {
   valid: [
+    // A reply-correlation map: each call files its own resolver under a fresh id and the reply listener (not handler
+    // code) takes it out. No handler reads the map.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { randomUUID } from 'node:crypto';
+const pending = new Map<string, (v: unknown) => void>();
+export function onReply(id: string, value: unknown) { pending.get(id)?.(value); pending.delete(id); }
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('ask', {}, async () => {
+  const answer = await new Promise((resolve) => { const id = randomUUID(); pending.set(id, resolve); process.stdout.write(id); });
+  return { content: [{ type: 'text', text: String(answer) }] };
+});`,
+    // The same, removed by the call itself when it ends.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const flows = new Map<string, () => void>();
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('consent', {}, async () => {
+  const id = crypto.randomUUID();
+  flows.set(id, () => undefined);
+  try {
+    return { content: [{ type: 'text', text: id }] };
+  } finally {
+    flows.delete(id);
+  }
+});`,
     // Handed to a helper that only reads it: nothing of the caller's goes into the Map.
     `${header}const units = new Map<string, number>([['km', 1000]]);
 function factor(m: Map<string, number>, u: string) { return m.get(u) ?? 1; }
@@ -175,6 +199,16 @@ server.tool('hit', {}, async () => { hits++; hits += 1; return { content: [] }; 
 export function add(n: number) { items.push(n); }`,
   ],
   invalid: [
+    {
+      // Fresh ids, but a tool reads the store back by the id a caller passes: any caller holding an id sees that task.
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { randomUUID } from 'node:crypto';
+const tasks = new Map<string, string>();
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('start', {}, async ({ prompt }: { prompt: string }) => { const id = randomUUID(); tasks.set(id, prompt); return { content: [{ type: 'text', text: id }] }; });
+server.tool('get', {}, async ({ id }: { id: string }) => ({ content: [{ type: 'text', text: String(tasks.get(id)) }] }));`,
+      errors: [{ messageId: 'accumulator', line: 5, column: 95, suggestions: null }],
+    },
     {
       // A manager or connection registry from another module (its body is not here): filing data through its
       // \`add…\`/\`remove…\` methods changes one object every caller reaches.
