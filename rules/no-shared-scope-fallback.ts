@@ -35,7 +35,7 @@ export default createRule<Options, MessageId>({
           context.report({
             node: f.fallback,
             messageId: f.kind === 'tenant' ? 'sharedTenantFallback' : f.kind === 'credential' ? 'sharedCredentialFallback' : 'sharedFallback',
-            data: { handler: handlerPhrase(model.handlerOf(f.fallback)), fallback: quote(f.fallbackText ?? context.sourceCode.getText(f.fallback)), what: f.what, scope: quote(context.sourceCode.getText(f.scope as TSESTree.Node)) },
+            data: { handler: handlerPhrase(f.handler ?? model.handlerOf(f.fallback)), fallback: quote(f.fallbackText ?? context.sourceCode.getText(f.fallback)), what: f.what, scope: quote(context.sourceCode.getText(f.scope as TSESTree.Node)) },
           });
         }
       },

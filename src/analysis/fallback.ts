@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { append, destructuredKeyOf, isFunction, isInside, memberName, memberPath, paramBinds, propertyKeyName, staticString, unwrap, walk, type FunctionNode, type Node } from './ast.js';
 import { hasEmptyDefaultArgument } from './choices.js';
-import type { ModuleModel } from './model.js';
+import type { HandlerRef, ModuleModel } from './model.js';
 import type { Variable } from './module.js';
 import { getPathAnalysis, isPerCall, type PathAnalysis } from './paths.js';
 import { knownCallOrigin, moduleRef, objectLiteralOf } from './processes.js';
@@ -17,6 +17,8 @@ export interface ScopeFallback {
   kind: ScopeKind;
   /** How reports quote the fallback when it is not the reported node's text (`DEFAULTS.outputDir`). */
   fallbackText?: string;
+  /** The handler whose input schema holds the fallback, when it is not in handler code (a schema default). */
+  handler?: HandlerRef;
 }
 
 /**
@@ -136,6 +138,7 @@ export function sharedFallback(model: ModuleModel): ScopeFallback[] {
     for (const n of facts.choicesByOwner.get(fn) ?? []) visit(n);
     for (const call of facts.callsByOwner.get(fn) ?? []) visit(call);
   }
+  schemaDefaults(model, analysis, out);
   return out.sort((a, b) => a.fallback.range[0] - b.fallback.range[0]);
 }
 
@@ -540,6 +543,53 @@ function sharedBase(model: ModuleModel, e: Node, depth: number): 'cwd' | 'tmpdir
     }
   }
   return null;
+}
+
+/**
+ * A directory argument whose input schema fills in one fixed place when the caller leaves it out
+ * (`working_dir: z.string().default('/srv/work/shared')`): the same fallback as `working_dir ?? '/srv/work/shared'`,
+ * written in the schema of a registration (an empty default is `emptyScopeJoined`'s).
+ */
+function schemaDefaults(model: ModuleModel, analysis: PathAnalysis, out: ScopeFallback[]): void {
+  const seen = new Set<Node>();
+  const visit = (n: Node, depth: number): void => {
+    const u = unwrap(n);
+    if (depth > 3 || seen.has(u)) return;
+    seen.add(u);
+    if (u.type === AST_NODE_TYPES.CallExpression) {
+      for (const a of u.arguments) if (a.type === AST_NODE_TYPES.ObjectExpression) visit(a, depth + 1);
+      return;
+    }
+    if (u.type !== AST_NODE_TYPES.ObjectExpression) return;
+    for (const p of u.properties) {
+      if (p.type !== AST_NODE_TYPES.Property) continue;
+      const key = propertyKeyName(p);
+      if (key === null) continue;
+      if (key === 'inputSchema' || key === 'parameters' || key === 'schema' || key === 'argsSchema') {
+        visit(p.value, depth + 1);
+        continue;
+      }
+      const kind: ScopeKind | null = model.settings.scopeArguments.includes(key) ? 'scope' : DIRECTORY_ARGUMENT_PATTERN.test(key) ? 'directory' : null;
+      if (!kind) continue;
+      // z.string().optional().default('/srv/shared'): the `default` call anywhere on the chain.
+      for (let c: Node = unwrap(p.value); c.type === AST_NODE_TYPES.CallExpression; ) {
+        const callee = unwrap(c.callee);
+        if (callee.type !== AST_NODE_TYPES.MemberExpression) break;
+        const d = c.arguments[0];
+        if (memberName(callee) === 'default' && d && d.type !== AST_NODE_TYPES.SpreadElement && staticString(d) !== '') {
+          const what = sharedTarget(model, analysis, d, kind);
+          if (what) out.push({ scope: p.key, fallback: d, what, kind, handler });
+        }
+        c = unwrap(callee.object);
+      }
+    }
+  };
+  let handler: HandlerRef | undefined;
+  for (const r of model.registrations) {
+    if (r.site.type !== AST_NODE_TYPES.CallExpression) continue;
+    handler = { registration: r, routedName: null };
+    for (const a of r.site.arguments) visit(a, 0);
+  }
 }
 
 function isJoinRoot(model: ModuleModel, id: Node): boolean {

@@ -5,6 +5,12 @@ const ruleTester = new RuleTester();
 
 ruleTester.run('no-shared-scope-fallback', rule, {
   valid: [
+    // Schema defaults that are not a shared place: a dedicated sub-directory name, an argument that names no
+    // directory, and a format.
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('run', { working_dir: z.string().default('_adhoc'), route: z.string().default('/api'), format: z.enum(['a', 'b']).default('a') }, async ({ working_dir, route }) => ({ content: [{ type: 'text', text: working_dir + route }] }));`,
     // An options object whose cwd the call site fills with the server's own directory, not the caller's.
     `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { spawn } from 'node:child_process';
@@ -137,6 +143,18 @@ server.tool('status', { runId: z.string() }, async ({ runId }) => {
 export const dir = (workspace?: string) => workspace || os.homedir();`,
   ],
   invalid: [
+    // A directory argument whose schema fills in one fixed place when the caller leaves it out.
+    {
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+const server = new McpServer({ name: 't', version: '1' });
+server.tool('run', { command: z.string(), working_dir: z.string().optional().default('/srv/work/shared') }, async ({ working_dir }) => ({ content: [{ type: 'text', text: working_dir }] }));
+server.registerTool('save', { inputSchema: { outputDir: z.string().default('~/exports') } }, async ({ outputDir }) => ({ content: [{ type: 'text', text: outputDir }] }));`,
+      errors: [
+        { messageId: 'sharedFallback', line: 4, column: 86, data: { handler: "tool 'run'", what: 'a fixed absolute path every caller shares', fallback: "'/srv/work/shared'", scope: 'working_dir' } },
+        { messageId: 'sharedFallback', line: 5, column: 76, data: { handler: "tool 'save'", what: "the server's home directory", fallback: "'~/exports'", scope: 'outputDir' } },
+      ],
+    },
     // The scope handed to a helper inside an options object (\`createTerminal({ command, cwd })\`), read there as \`o.cwd\`,
     // or destructured in the helper's parameter.
     {
