@@ -1,6 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, functionDisplayName, isFunction, isInside, memberName, memberPath, nameTable, propertyKeyName, staticString, unwrap, type FunctionNode, type Node } from './ast.js';
 import { findProcessGlobalWrites } from './globals.js';
+import { declaresOwnMember } from './declared-types.js';
 import { returnsKeptEarlier } from './lazy.js';
 import type { ModuleFacts, Variable } from './module.js';
 import { callSitesOf, resolveValues, returnedExpressions } from './resolve.js';
@@ -527,7 +528,7 @@ export class Wiring {
       const serverLike =
         this.isServer(receiver) ||
         (call.arguments.length === 1 && (this.looksLikeTransport(arg) || (nameMatches(arg, /transport/i) && nameMatches(receiver, /server|mcp/i))));
-      if (!serverLike) continue;
+      if (!serverLike || declaresOwnMember(this.facts, receiver, 'connect')) continue;
       if (this.life(receiver) !== 'shared') continue;
       out.push({ kind: 'sharedServer', node: call, server: describe(receiver), route });
     }

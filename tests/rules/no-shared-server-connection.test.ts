@@ -36,6 +36,22 @@ import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 
 ruleTester.run('no-shared-server-connection', rule, {
   valid: [
+    // \`opts.connect(transport)\` where the options type declares \`connect\` as the caller's callback: whatever the
+    // callback connects is decided where it is written, not here.
+    `import express from 'express';
+import { randomUUID } from 'node:crypto';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+export interface HttpOptions { port: number; connect: (t: StreamableHTTPServerTransport) => Promise<void> }
+export async function startHttp(opts: HttpOptions, more: { connect(t: unknown): Promise<void> }) {
+  const app = express();
+  app.post('/mcp', async (req, res) => {
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+    await opts.connect(transport);
+    await more.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  });
+  app.listen(opts.port);
+}`,
     // A dev server that never mentions MCP (a bundler's, vite-like): the same per-connection hook shape as the
     // invalid case at the end, but nothing here is an MCP server's wiring.
     `import { Server } from 'node:http';
@@ -308,6 +324,22 @@ app.all('/mcp', (req, res) => transport.handleRequest(req, res, req.body));`,
     },
   ],
   invalid: [
+    {
+      // The same route handed an SDK server as a parameter: one server for every session's transport.
+      code: `import express from 'express';
+import { randomUUID } from 'node:crypto';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+export async function startHttp(server: McpServer) {
+  const app = express();
+  app.post('/mcp', async (req, res) => {
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  });
+}`,
+      errors: [{ messageId: 'sharedServer', line: 9, column: 11 }],
+    },
     {
       // Turning a second client away (\`if (transport) { …409…; return; }\`) is not a memoised getter: the binding is
       // replaced by each new connection, and the POST route hands any client's message to whoever holds it.
