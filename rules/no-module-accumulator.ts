@@ -1,7 +1,7 @@
 import { getModuleModel, isAnalysed } from '../src/analysis/door.js';
 import { isPureMemo } from '../src/analysis/memo.js';
 import type { StateAccess } from '../src/analysis/state.js';
-import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESLint } from '@typescript-eslint/utils';
 import { createRule } from '../src/util/create-rule.js';
 import { accessPhrase, describeBinding, firstPerBindingAndHandler, handlerPhrase } from '../src/util/describe.js';
 import { moveIntoFunction } from '../src/util/fixes.js';
@@ -21,7 +21,7 @@ const DRAINS = new Set(['shift', 'pop']);
  * removes them, and never reads the container: each call's own slot, found again only through what the call hands
  * out (a reply listener's id). A task store that a tool reads back by id is not one of these.
  */
-function onlyPerCallEntries(model: { origins: { has(n: TSESTree.Node, o: 'random'): boolean } }, accesses: readonly StateAccess[]): boolean {
+function onlyPerCallEntries(model: ReturnType<typeof getModuleModel>, accesses: readonly StateAccess[]): boolean {
   return accesses.every(
     (a) => a.kind === 'mutate' && a.path.length === 0 && !a.through && !a.handedTo && (a.method === 'delete' || (a.method === 'set' && a.keys.length > 0 && a.keys.every((k) => model.origins.has(k, 'random')))),
   );

@@ -88,7 +88,7 @@ export function emptyDefaultArguments(facts: ModuleFacts): ReadonlySet<string> {
     for (const prop of obj.properties) {
       if (prop.type !== AST_NODE_TYPES.Property) continue;
       const key = propertyKeyName(prop);
-      if (key !== null && hasEmptyDefault(prop.value as Node, 0)) out.add(key);
+      if (key !== null && hasEmptyDefault(prop.value as Node)) out.add(key);
     }
   }
   known = out;
@@ -96,15 +96,22 @@ export function emptyDefaultArguments(facts: ModuleFacts): ReadonlySet<string> {
   return known;
 }
 
-function hasEmptyDefault(value: Node, depth: number): boolean {
-  if (depth > 8) return false;
+function hasEmptyDefault(value: Node): boolean {
+  const d = schemaDefault(value);
+  return d !== null && staticString(d) === '';
+}
+
+/** What a zod chain fills in when the caller leaves the argument out (`z.string().optional().default('x')`), or null. */
+export function schemaDefault(value: Node, depth = 0): Node | null {
+  if (depth > 8) return null;
   const n = unwrap(value);
-  if (n.type !== AST_NODE_TYPES.CallExpression) return false;
+  if (n.type !== AST_NODE_TYPES.CallExpression) return null;
   const callee = unwrap(n.callee);
-  if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return null;
   const m = memberName(callee);
-  if (m === 'default' && n.arguments[0] && staticString(n.arguments[0]) === '') return true;
-  return KEEPS_VALUES.has(m ?? '') && hasEmptyDefault(callee.object, depth + 1);
+  const a0 = n.arguments[0];
+  if (m === 'default' && a0 && a0.type !== AST_NODE_TYPES.SpreadElement) return a0;
+  return KEEPS_VALUES.has(m ?? '') ? schemaDefault(callee.object, depth + 1) : null;
 }
 
 /**
@@ -113,6 +120,18 @@ function hasEmptyDefault(value: Node, depth: number): boolean {
  * then the module-wide answer applies. Null: the registration's schema has no such key.
  */
 export function registrationSchema(facts: ModuleFacts, site: Node, handler: Node, key: string): Node | null | undefined {
+  const { entries, sawSchema } = registrationSchemaEntries(facts, site, handler);
+  const own = entries.get(key);
+  if (own) return own.value as Node;
+  return sawSchema ? null : undefined;
+}
+
+/**
+ * Every argument a registration's schema declares, by key (the first declaration met), and whether it shows a schema
+ * at all: the schema object of `server.tool(name, { … }, fn)`, `inputSchema`/`parameters`/`properties`, `z.object(…)`.
+ */
+export function registrationSchemaEntries(facts: ModuleFacts, site: Node, handler: Node): { entries: Map<string, TSESTree.Property>; sawSchema: boolean } {
+  const entries = new Map<string, TSESTree.Property>();
   const stack: { node: Node; depth: number }[] = [];
   const start = unwrap(site);
   if (start.type === AST_NODE_TYPES.CallExpression) for (const a of start.arguments) stack.push({ node: a, depth: 0 });
@@ -141,12 +160,14 @@ export function registrationSchema(facts: ModuleFacts, site: Node, handler: Node
       if (prop.type !== AST_NODE_TYPES.Property) continue;
       if (isFunction(unwrap(prop.value as Node)) || prop.value === handler) continue;
       const k = propertyKeyName(prop);
-      if (k === key && schemaVerdict(prop.value as Node, 0) !== null) return prop.value as Node;
-      if (schemaVerdict(prop.value as Node, 0) !== null) sawSchema = true;
+      if (schemaVerdict(prop.value as Node, 0) !== null) {
+        sawSchema = true;
+        if (k !== null && !entries.has(k)) entries.set(k, prop);
+      }
       if (k !== null && /^(inputSchema|schema|parameters|properties|argsSchema|paramsSchema|input|shape)$/.test(k)) stack.push({ node: prop.value as Node, depth: depth + 1 });
     }
   }
-  return sawSchema ? null : undefined;
+  return { entries, sawSchema };
 }
 
 /** One of a fixed set, as this registration (or, when it shows no schema, the module) declares the argument. */
@@ -160,7 +181,7 @@ export function isChoiceArgument(facts: ModuleFacts, site: Node | null, handler:
 export function hasEmptyDefaultArgument(facts: ModuleFacts, site: Node | null, handler: Node | null, key: string): boolean {
   const own = site && handler ? registrationSchema(facts, site, handler, key) : undefined;
   if (own === undefined) return emptyDefaultArguments(facts).has(key);
-  return own !== null && hasEmptyDefault(own, 0);
+  return own !== null && hasEmptyDefault(own);
 }
 
 /** Strings that would take a path out of the directory it is joined under: a name pattern must accept none of them. */

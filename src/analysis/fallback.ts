@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { append, destructuredKeyOf, isFunction, isInside, memberName, memberPath, paramBinds, propertyKeyName, staticString, unwrap, walk, type FunctionNode, type Node } from './ast.js';
-import { hasEmptyDefaultArgument } from './choices.js';
+import { hasEmptyDefaultArgument, registrationSchemaEntries, schemaDefault } from './choices.js';
 import type { HandlerRef, ModuleModel } from './model.js';
 import type { Variable } from './module.js';
 import { getPathAnalysis, isPerCall, type PathAnalysis } from './paths.js';
@@ -551,44 +551,16 @@ function sharedBase(model: ModuleModel, e: Node, depth: number): 'cwd' | 'tmpdir
  * written in the schema of a registration (an empty default is `emptyScopeJoined`'s).
  */
 function schemaDefaults(model: ModuleModel, analysis: PathAnalysis, out: ScopeFallback[]): void {
-  const seen = new Set<Node>();
-  const visit = (n: Node, depth: number): void => {
-    const u = unwrap(n);
-    if (depth > 3 || seen.has(u)) return;
-    seen.add(u);
-    if (u.type === AST_NODE_TYPES.CallExpression) {
-      for (const a of u.arguments) if (a.type === AST_NODE_TYPES.ObjectExpression) visit(a, depth + 1);
-      return;
-    }
-    if (u.type !== AST_NODE_TYPES.ObjectExpression) return;
-    for (const p of u.properties) {
-      if (p.type !== AST_NODE_TYPES.Property) continue;
-      const key = propertyKeyName(p);
-      if (key === null) continue;
-      if (key === 'inputSchema' || key === 'parameters' || key === 'schema' || key === 'argsSchema') {
-        visit(p.value, depth + 1);
-        continue;
-      }
-      const kind: ScopeKind | null = model.settings.scopeArguments.includes(key) ? 'scope' : DIRECTORY_ARGUMENT_PATTERN.test(key) ? 'directory' : null;
-      if (!kind) continue;
-      // z.string().optional().default('/srv/shared'): the `default` call anywhere on the chain.
-      for (let c: Node = unwrap(p.value); c.type === AST_NODE_TYPES.CallExpression; ) {
-        const callee = unwrap(c.callee);
-        if (callee.type !== AST_NODE_TYPES.MemberExpression) break;
-        const d = c.arguments[0];
-        if (memberName(callee) === 'default' && d && d.type !== AST_NODE_TYPES.SpreadElement && staticString(d) !== '') {
-          const what = sharedTarget(model, analysis, d, kind);
-          if (what) out.push({ scope: p.key, fallback: d, what, kind, handler });
-        }
-        c = unwrap(callee.object);
-      }
-    }
-  };
-  let handler: HandlerRef | undefined;
   for (const r of model.registrations) {
     if (r.site.type !== AST_NODE_TYPES.CallExpression) continue;
-    handler = { registration: r, routedName: null };
-    for (const a of r.site.arguments) visit(a, 0);
+    const handler: HandlerRef = { registration: r, routedName: null };
+    for (const [key, prop] of registrationSchemaEntries(model.facts, r.site, r.handler).entries) {
+      const kind: ScopeKind | null = model.settings.scopeArguments.includes(key) ? 'scope' : DIRECTORY_ARGUMENT_PATTERN.test(key) ? 'directory' : null;
+      const d = kind ? schemaDefault(prop.value as Node) : null;
+      if (!kind || !d || staticString(d) === '') continue;
+      const what = sharedTarget(model, analysis, d, kind);
+      if (what) out.push({ scope: prop.key, fallback: d, what, kind, handler });
+    }
   }
 }
 

@@ -116,6 +116,11 @@ function staticCommandLine(p: ProcessCall): string[] | null {
   return words;
 }
 
+/** A command as its name: `/usr/bin/pgrep` and `PGREP.exe` are `pgrep`. */
+function commandWord(word: string): string {
+  return (word.split(/[\\/]/).pop() ?? '').replace(/\.exe$/i, '').toLowerCase();
+}
+
 /**
  * `pgrep -P ${pid}`, `execFile('ps', ['-o', 'pid=', '-p', String(pid)])`: a process-table lookup whose arguments are
  * computed. The command word is written in the code, and a shell line has no redirection, pipe or second command.
@@ -133,7 +138,7 @@ function readsProcessTable(p: ProcessCall): boolean {
     first = a0 && a0.type !== AST_NODE_TYPES.SpreadElement ? staticString(a0) : null;
   }
   if (!first) return false;
-  return PROCESS_TABLE_COMMANDS.has((first.split(/[\\/]/).pop() ?? '').replace(/\.exe$/i, '').toLowerCase());
+  return PROCESS_TABLE_COMMANDS.has(commandWord(first));
 }
 
 /**
@@ -144,7 +149,7 @@ function readsProcessTable(p: ProcessCall): boolean {
 export function isLookupCommand(p: ProcessCall): boolean {
   const words = staticCommandLine(p);
   if (!words) return readsProcessTable(p);
-  const cmd = (words[0].split(/[\\/]/).pop() ?? '').replace(/\.exe$/i, '').toLowerCase();
+  const cmd = commandWord(words[0]);
   if (PACKAGE_RUNNERS.test(cmd)) return false;
   if (LOOKUP_COMMANDS.has(cmd)) return true;
   if (cmd === 'command' && words[1] === '-v') return true;
